@@ -1,0 +1,68 @@
+"""Text cleaning for messy source fields: entities, stray HTML, whitespace, control characters."""
+
+from __future__ import annotations
+
+import html
+import re
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]")
+_SPACE = re.compile(r"\s+")
+# Only real HTML tags are removed: abstracts also hold "<Subject, Verb, Object>" or "</s>".
+_HTML_TAGS = ("a|abbr|b|big|blockquote|br|center|code|div|em|font|h[1-6]|hr|i|img|li|math|mi|mn|mo|"
+              "mrow|msub|msubsup|msup|ol|p|pre|small|span|strike|strong|sub|sup|table|tbody|td|th|"
+              "thead|tr|tt|u|ul")
+_TAG = re.compile(rf"</?(?:{_HTML_TAGS})(?:\s[^<>]*)?/?>", re.IGNORECASE)
+_DROPPED = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def clean_text(value: str) -> str:
+    """Unescape entities, drop control characters and collapse whitespace."""
+    return _SPACE.sub(" ", _CONTROL.sub("", html.unescape(value))).strip()
+
+
+def strip_html(value: str) -> str:
+    """Plain text of a field that may carry HTML; LaTeX and ``a < b`` survive.
+
+    Tags are removed only when they are known HTML tags, then entities are decoded,
+    so an escaped ``&lt;script&gt;`` stays visible text (and is escaped again on output).
+    """
+    if "<" in value:
+        value = _TAG.sub(" ", _DROPPED.sub(" ", value))
+    return clean_text(value)
+
+
+def split_list(value: object) -> list[str]:
+    """A ``;``-joined source list (or an actual JSON list of strings) as clean items."""
+    if isinstance(value, str):
+        items = value.split(";")
+    elif isinstance(value, list):
+        items = [v for v in value if isinstance(v, str)]
+    else:
+        return []
+    return [clean_text(item) for item in items]
+
+
+def dedupe(items: list[str]) -> list[str]:
+    """Drop empties and case-insensitive repeats, keeping the first spelling."""
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        key = item.casefold()
+        if item and key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+_SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "with"}
+
+
+def label_case(value: str) -> str:
+    """``Journal track`` and ``Journal Track`` become one facet value; acronyms stay as they are."""
+    words = value.split(" ")
+    out = []
+    for i, word in enumerate(words):
+        if word.islower() and (i == 0 or word not in _SMALL_WORDS):
+            word = word[:1].upper() + word[1:]
+        out.append(word)
+    return " ".join(out)

@@ -1,0 +1,235 @@
+"""Ingest orchestration on the operator's side: read sources, batch, send to Celery, wait.
+
+The reader only parses JSON and computes each record's paper id (to drop duplicates
+within a run); normalisation and indexing happen in the workers. Batches whose worker
+died are sent again: a batch is idempotent (same ids, counts recorded once).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import redis
+from celery import Celery
+from elasticsearch import Elasticsearch
+
+from services.search import indices
+from services.settings import Settings
+
+from .normalise import Rejected, identity, origin_from_path
+from .registry import SourceRegistry
+from .runs import IngestRun, RunCounts
+from .sources import LoadedSource, SourceError, expand, load
+from .tasks import reject_entry
+
+
+class IngestError(RuntimeError):
+    """A systemic failure (no worker, Elasticsearch or Redis down): the run cannot go on."""
+
+
+@dataclass
+class Summary:
+    run_id: str
+    files: int = 0
+    read: int = 0
+    indexed: int = 0
+    unchanged: int = 0
+    rejected: int = 0
+    pruned: int | None = None
+    rejects_path: Path | None = None
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class _Batch:
+    batch_id: str
+    payload: bytes  # compressed JSON of the segments, kept for re-sending
+    records: int
+    sent_at: float
+
+
+ProgressFn = Callable[[RunCounts, int, bool], None]
+
+
+class Ingest:
+    """One ``paperlist ingest`` run against an alias."""
+
+    def __init__(self, settings: Settings, celery: Celery, es: Elasticsearch, client: redis.Redis, *,
+                 alias: str | None = None, prune: bool = False, rejects_dir: Path | None = None,
+                 batch_size: int | None = None, stall_seconds: float = 90.0, timeout: float = 4 * 3600):
+        self.settings = settings
+        self.celery = celery
+        self.es = es
+        self.redis = client
+        self.alias = alias or settings.index
+        self.prune = prune
+        self.rejects_dir = rejects_dir or settings.run_dir / "rejects"
+        self.batch_size = batch_size or settings.batch_size
+        self.stall_seconds = stall_seconds
+        self.timeout = timeout
+        self.run_id = uuid.uuid4().hex[:12]
+        self.run = IngestRun(client, self.run_id)
+        self._batches: dict[str, _Batch] = {}
+        self._segments: dict[str, list] = {}
+        self._pending = 0
+        self._seen: dict[str, str] = {}
+        self._conference_years: set[tuple[str, int]] = set()
+        self._per_source: dict[str, int] = {}
+
+    # -- the run -----------------------------------------------------------------------
+
+    def execute(self, sources: Sequence[str], progress: ProgressFn | None = None) -> Summary:
+        started = time.monotonic()
+        summary = Summary(self.run_id)
+        self._check_worker()
+        ensure_index(self.settings, self.es, self.redis, self.alias)
+        self.run.start(self.alias, sources)
+        locations = []
+        try:
+            for location in expand(sources):
+                locations.append(location)
+        except SourceError as exc:
+            summary.problems.append(str(exc))
+        for location in locations:
+            summary.files += 1
+            try:
+                loaded = load(location)
+            except SourceError as exc:
+                summary.problems.append(str(exc))
+                continue
+            self._read(loaded)
+            if progress:
+                progress(self.run.counts(), self._read_total(), False)
+        self._flush()
+        self._wait(progress)
+        counts = self.run.counts()
+        summary.read, summary.indexed, summary.unchanged, summary.rejected = (
+            counts.read, counts.indexed, counts.unchanged, counts.rejected)
+        if self.prune and self._conference_years:
+            summary.pruned = self._prune()
+        if counts.rejected:
+            summary.rejects_path = self._write_rejects()
+        SourceRegistry(self.es, self.alias).record(self._per_source, self.run_id)
+        summary.seconds = time.monotonic() - started
+        return summary
+
+    def _read(self, loaded: LoadedSource) -> None:
+        rejects = []
+        for position, reason in loaded.errors:
+            if position is not None:
+                rejects.append(reject_entry(loaded.location, position, reason))
+        self._per_source[loaded.location] = len(loaded.records) + len(rejects)
+        for position, record in loaded.records:
+            try:
+                paper_id, conference, year = identity(record, origin_from_path(loaded.location, position))
+            except Rejected as exc:
+                rejects.append(reject_entry(loaded.location, position, str(exc), record))
+                continue
+            first = self._seen.get(paper_id)
+            if first:
+                rejects.append(reject_entry(loaded.location, position,
+                                            f"duplicate of {first} (same paper id {paper_id})", record))
+                continue
+            self._seen[paper_id] = f"{loaded.location}#{position}"
+            self._conference_years.add((conference, year))
+            self._add(loaded.location, position, record)
+        if rejects:
+            self.redis.rpush(f"{self.run.key}:rejects", *(json.dumps(r, ensure_ascii=False) for r in rejects))
+        self.run.add(read=self._per_source[loaded.location], rejected=len(rejects))
+
+    def _add(self, source: str, position: int, record: object) -> None:
+        self._segments.setdefault(source, []).append([position, record])
+        self._pending += 1
+        if self._pending >= self.batch_size:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        segments = [{"source": s, "records": r} for s, r in self._segments.items()]
+        batch = _Batch(f"b{len(self._batches):05d}", zlib.compress(json.dumps(segments).encode(), 3),
+                       self._pending, time.monotonic())
+        self._batches[batch.batch_id] = batch
+        self.run.add(batches=1)
+        self._send(batch, segments)
+        self._segments, self._pending = {}, 0
+
+    def _send(self, batch: _Batch, segments: list | None = None) -> None:
+        if segments is None:
+            segments = json.loads(zlib.decompress(batch.payload))
+        batch.sent_at = time.monotonic()
+        self.celery.send_task("paperlist.ingest_batch", args=[self.run_id, self.alias, batch.batch_id, segments],
+                              queue=self.settings.queue, compression="zlib")
+
+    def _wait(self, progress: ProgressFn | None) -> None:
+        deadline = time.monotonic() + self.timeout
+        last_change, last_done = time.monotonic(), -1
+        while True:
+            counts = self.run.counts()
+            if progress:
+                progress(counts, self._read_total(), True)
+            done = self.run.done_batches()
+            if len(done) >= len(self._batches):
+                return
+            if len(done) != last_done:
+                last_done, last_change = len(done), time.monotonic()
+            now = time.monotonic()
+            if now > deadline:
+                raise IngestError(f"gave up after {self.timeout:.0f}s: {len(self._batches) - len(done)} "
+                                  "batches unfinished")
+            if now - last_change > self.stall_seconds:
+                self._resend_lost(done)
+                last_change = now
+            time.sleep(0.3)
+
+    def _resend_lost(self, done: set[str]) -> None:
+        """Batches neither finished nor held by a worker were lost with a killed worker."""
+        if self.redis.llen(self.settings.queue):
+            return  # still queued: slow, not lost
+        lost = [b for bid, b in self._batches.items() if bid not in done and not self.run.leased(bid)]
+        if lost and not self.celery.control.ping(timeout=2):
+            return  # nobody to give them to; keep waiting for a worker to come back
+        for batch in lost:
+            self._send(batch)
+
+    def _read_total(self) -> int:
+        return sum(self._per_source.values())
+
+    def _check_worker(self) -> None:
+        try:
+            replies = self.celery.control.inspect(timeout=3).active_queues() or {}
+        except (OSError, redis.RedisError) as exc:
+            raise IngestError(f"Redis at {self.settings.redis_url} is not reachable: {exc}") from None
+        if not any(q.get("name") == self.settings.queue for queues in replies.values() for q in queues):
+            raise IngestError(f"no Celery worker consumes the '{self.settings.queue}' queue; "
+                              "start one with `paperlist up` or `celery -A services.indexer.worker worker "
+                              f"-Q {self.settings.queue}`")
+
+    def _prune(self) -> int:
+        result = self.celery.send_task(
+            "paperlist.prune", args=[self.alias, sorted(self._conference_years), sorted(self._seen)],
+            queue=self.settings.queue, compression="zlib")
+        return int(result.get(timeout=3600)["deleted"])
+
+    def _write_rejects(self) -> Path:
+        self.rejects_dir.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dt%H%M%S")
+        path = self.rejects_dir / f"rejects-{stamp}-{self.run_id}.jsonl"
+        with open(path, "w", encoding="utf-8") as out:
+            for entry in self.run.rejects():
+                out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        return path
+
+
+def ensure_index(settings: Settings, es: Elasticsearch, client: redis.Redis, alias: str) -> str:
+    """The alias and its first index, created under a lock so two ingests cannot race."""
+    with client.lock(f"paperlist:lock:create:{alias}", timeout=60, blocking_timeout=60):
+        return indices.ensure_alias(es, alias, shards=settings.shards, replicas=settings.replicas)

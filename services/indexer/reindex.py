@@ -1,0 +1,387 @@
+"""Zero-downtime rebuild: copy into a new versioned index, replay concurrent writes, swap the alias.
+
+1. Under a Redis lock (TTL renewed by a heartbeat, so a killed worker frees it), create
+   ``<alias>-v<schema>-<time>`` with no replicas and refresh off.
+2. Copy every paper from the live index (scroll snapshot; documents rebuilt through the
+   current code, so new derived fields appear) or, with ``from_sources``, normalise every
+   recorded source again.
+3. Replay the ids writers journaled since the copy began (see :mod:`.writes`).
+4. Restore replicas and refresh, then pause writers for a moment, replay the last ids,
+   check counts and a sample of documents, and swap the alias in one ``_aliases`` call.
+5. Keep the two previous indices for ``--rollback``; delete older ones.
+
+Any failure leaves the alias where it was and deletes the half-built index.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import redis
+from elasticsearch import Elasticsearch, NotFoundError, helpers
+
+from services.search import indices
+from services.search.documents import from_source, to_document
+from services.search.schema import serving_settings
+from services.settings import Settings
+
+from .normalise import Rejected, identity, normalise, origin_from_path
+from .registry import SourceRegistry
+from .sources import SourceError, load
+from .writes import WriteGate, WriteJournal, redis_time
+
+log = logging.getLogger(__name__)
+
+LOCK_TTL = 60
+HEARTBEAT = 10
+# Writers journal an id before their bulk request; a request may take up to a batch's
+# time limit to land, so replay reaches back that far before the copy started.
+REPLAY_MARGIN = 600
+COPY_CHUNK = 1000
+KEEP_PREVIOUS = 2
+SAMPLE_SIZE = 200
+PAUSE_SECONDS = 120
+
+
+class ReindexError(RuntimeError):
+    """The rebuild cannot start or was abandoned; the alias is untouched."""
+
+
+class ReindexState:
+    """Progress of the current or last rebuild of an alias, in one Redis hash."""
+
+    def __init__(self, client: redis.Redis, alias: str):
+        self.redis = client
+        self.key = f"paperlist:reindex:{alias}"
+        self.lock_key = f"paperlist:lock:reindex:{alias}"
+        self.building_key = f"paperlist:reindex:{alias}:building"
+        self.retired_key = f"paperlist:reindex:{alias}:retired"
+
+    def load(self) -> dict:
+        raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key).items()}
+        for name in ("copied", "total", "replayed"):
+            if name in raw:
+                raw[name] = int(raw[name])
+        if raw and raw.get("phase") not in ("done", "failed", "refused", "rolled back") \
+                and not self.redis.exists(self.lock_key) and raw.get("phase") != "queued":
+            raw["message"] = "abandoned: the worker stopped (lock expired); run `paperlist reindex` again"
+            raw["phase"] = "abandoned"
+        return raw
+
+    def save(self, **fields: object) -> None:
+        fields["updated"] = time.time()
+        self.redis.hset(self.key, mapping={k: str(v) for k, v in fields.items()})
+
+    def reset(self, run_id: str, **fields: object) -> None:
+        pipe = self.redis.pipeline()
+        pipe.delete(self.key)
+        pipe.hset(self.key, mapping={"run_id": run_id, "started": time.time(), "updated": time.time(),
+                                     **{k: str(v) for k, v in fields.items()}})
+        pipe.execute()
+
+    def locked(self) -> bool:
+        return bool(self.redis.exists(self.lock_key))
+
+
+@dataclass
+class Outcome:
+    run_id: str
+    old: str
+    new: str
+    copied: int
+    replayed: int
+    seconds: float
+
+
+class _Heartbeat:
+    """Keeps the lock alive while the rebuild runs; stops when the process dies."""
+
+    def __init__(self, lock):
+        self.lock = lock
+        self.stopped = threading.Event()
+        self.lost = False
+        self.thread = threading.Thread(target=self._beat, daemon=True, name="reindex-heartbeat")
+
+    def _beat(self) -> None:
+        while not self.stopped.wait(HEARTBEAT):
+            try:
+                if not self.lock.reacquire():
+                    self.lost = True
+            except Exception:  # noqa: BLE001 - a Redis blip must not kill the thread
+                self.lost = True
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopped.set()
+        self.thread.join(timeout=HEARTBEAT)
+
+
+class Rebuild:
+    def __init__(self, settings: Settings, es: Elasticsearch, client: redis.Redis, alias: str, run_id: str):
+        self.settings = settings
+        self.es = es
+        self.redis = client
+        self.alias = alias
+        self.run_id = run_id
+        self.state = ReindexState(client, alias)
+        self.journal = WriteJournal(client, alias)
+        self.gate = WriteGate(client, alias)
+        self.target: str | None = None
+        self.from_sources = False
+
+    def run(self, from_sources: bool = False) -> Outcome:
+        current = self.state.load()
+        if current.get("run_id") not in (None, self.run_id):
+            raise ReindexError(f"run {self.run_id} was superseded by run {current.get('run_id')}")
+        lock = self.redis.lock(self.state.lock_key, timeout=LOCK_TTL, blocking=False, thread_local=False)
+        if not lock.acquire(token=self.run_id):
+            raise ReindexError("a reindex is already running for this alias")
+        started = time.monotonic()
+        try:
+            with _Heartbeat(lock) as heartbeat:
+                outcome = self._rebuild(from_sources, heartbeat)
+            outcome.seconds = time.monotonic() - started
+            self.state.save(phase="done", message=f"swapped {outcome.old} -> {outcome.new} "
+                                                  f"in {outcome.seconds:.0f}s", seconds=round(outcome.seconds, 1))
+            return outcome
+        except BaseException as exc:
+            self._abandon(exc)
+            raise
+        finally:
+            try:
+                lock.release()
+            except Exception:  # noqa: BLE001 - expired already: nothing to release
+                pass
+
+    # -- phases ----------------------------------------------------------------------
+
+    def _rebuild(self, from_sources: bool, heartbeat: _Heartbeat) -> Outcome:
+        self.from_sources = from_sources
+        self._delete_orphans()
+        source = indices.current_index(self.es, self.alias)
+        if not source:
+            raise ReindexError(f"alias {self.alias} does not exist: ingest something first")
+        self.target = indices.create_index(self.es, self.alias, shards=self.settings.shards,
+                                           replicas=self.settings.replicas, building=True)
+        self.redis.sadd(self.state.building_key, self.target)
+        self.state.save(phase="copying", source_index=source, target_index=self.target,
+                        from_sources=from_sources, copied=0, replayed=0)
+        mark = redis_time(self.redis) - REPLAY_MARGIN
+        self.es.indices.refresh(index=source)
+        if from_sources:
+            copied = self._copy_from_sources(heartbeat)
+        else:
+            copied = self._copy_from_index(source, heartbeat)
+
+        self.state.save(phase="replaying")
+        replayed = 0
+        for _ in range(5):  # catch up while writers keep going
+            now = redis_time(self.redis)
+            ids = self.journal.since(mark)
+            replayed += self._replay(source, ids)
+            mark = now
+            if len(ids) < 100:
+                break
+        self._check(heartbeat)
+
+        self.state.save(phase="finishing")
+        self.es.indices.put_settings(index=self.target, settings=serving_settings(self.settings.replicas))
+        self.es.indices.refresh(index=self.target)
+        self.es.cluster.health(index=self.target, wait_for_status="yellow", timeout="60s")
+
+        self.state.save(phase="swapping")
+        self.gate.pause(PAUSE_SECONDS)
+        try:
+            if not self.gate.wait_idle(PAUSE_SECONDS / 2):
+                raise ReindexError("writers did not finish within the pause; alias left unchanged")
+            replayed += self._replay(source, self.journal.since(mark))
+            self.es.indices.refresh(index=[source, self.target])
+            self._verify(source)
+            self._check(heartbeat)
+            indices.swap_alias(self.es, self.alias, self.target)
+        finally:
+            self.gate.resume()
+        self.redis.srem(self.state.building_key, self.target)
+        self.redis.hset(self.state.retired_key, source, redis_time(self.redis))
+        deleted = indices.delete_unaliased(self.es, self.alias, keep=KEEP_PREVIOUS)
+        if deleted:
+            self.redis.hdel(self.state.retired_key, *deleted)
+        self.state.save(replayed=replayed)
+        return Outcome(self.run_id, source, self.target, copied, replayed, 0.0)
+
+    def _copy_from_index(self, source: str, heartbeat: _Heartbeat) -> int:
+        total = self.es.count(index=source)["count"]
+        self.state.save(total=total)
+        hits = helpers.scan(self.es, index=source, query={"query": {"match_all": {}}, "sort": ["_doc"]},
+                            size=COPY_CHUNK, scroll="5m", preserve_order=True)
+        docs = ((h["_id"], to_document(from_source(h["_source"]), run=h["_source"].get("ingest_run", ""),
+                                       indexed_at=h["_source"].get("indexed_at"))) for h in hits)
+        return self._bulk(docs, heartbeat)
+
+    def _copy_from_sources(self, heartbeat: _Heartbeat) -> int:
+        records = SourceRegistry(self.es, self.alias).all()
+        if not records:
+            raise ReindexError("no sources are recorded for this alias; rebuild from the index instead")
+        self.state.save(total=sum(r.records for r in records))
+        return self._bulk(self._normalised(r.location for r in records), heartbeat)
+
+    def _normalised(self, locations: Iterable[str]) -> Iterator[tuple[str, dict]]:
+        seen: set[str] = set()
+        for location in locations:
+            try:
+                loaded = load(location)
+            except SourceError as exc:
+                raise ReindexError(f"cannot re-read a recorded source: {exc}") from None
+            for position, record in loaded.records:
+                origin = origin_from_path(location, position)
+                try:
+                    paper_id = identity(record, origin)[0]
+                    if paper_id in seen:
+                        continue
+                    paper = normalise(record, origin)
+                except Rejected:
+                    continue
+                seen.add(paper_id)
+                yield paper.paper_id, to_document(paper, run=self.run_id)
+
+    def _bulk(self, docs: Iterable[tuple[str, dict]], heartbeat: _Heartbeat) -> int:
+        copied = 0
+        actions = ({"_index": self.target, "_id": doc_id, "_source": doc} for doc_id, doc in docs)
+        for ok, item in helpers.streaming_bulk(self.es, actions, chunk_size=COPY_CHUNK, max_retries=5,
+                                               initial_backoff=1, raise_on_error=True):
+            copied += ok
+            if copied % COPY_CHUNK == 0:
+                self._check(heartbeat)
+                self.state.save(copied=copied)
+        self.state.save(copied=copied)
+        return copied
+
+    def _replay(self, source: str, ids: list[str]) -> int:
+        """Make the target agree with the live index for these ids (written or deleted)."""
+        for start in range(0, len(ids), COPY_CHUNK):
+            chunk = ids[start:start + COPY_CHUNK]
+            found = self.es.mget(index=source, ids=chunk)["docs"]
+            actions = []
+            for doc in found:
+                if doc.get("found"):
+                    src = doc["_source"]
+                    actions.append({"_index": self.target, "_id": doc["_id"],
+                                    "_source": to_document(from_source(src), run=src.get("ingest_run", ""),
+                                                           indexed_at=src.get("indexed_at"))})
+                else:
+                    actions.append({"_op_type": "delete", "_index": self.target, "_id": doc["_id"]})
+            helpers.bulk(self.es, actions, raise_on_error=False, max_retries=5, initial_backoff=1)
+        return len(ids)
+
+    def _verify(self, source: str) -> None:
+        """Writers are paused and replayed: the copy must match the live index exactly.
+
+        Rebuilt from sources, documents may legitimately differ (that is the point), so
+        only their presence is checked.
+        """
+        old = self.es.count(index=source)["count"]
+        new = self.es.count(index=self.target)["count"]
+        if old != new and not self.from_sources:
+            raise ReindexError(f"count check failed: live index {old:,}, new index {new:,}")
+        sample = self.es.search(index=source, size=SAMPLE_SIZE, source_includes=["content_hash"],
+                                query={"function_score": {"random_score": {}}})["hits"]["hits"]
+        if sample:
+            got = self.es.mget(index=self.target, ids=[h["_id"] for h in sample],
+                               source_includes=["content_hash"])["docs"]
+            bad = [d["_id"] for d, h in zip(got, sample) if not d.get("found") or (
+                not self.from_sources and d["_source"].get("content_hash") != h["_source"].get("content_hash"))]
+            if bad:
+                raise ReindexError(f"sample check failed: {len(bad)} of {len(sample)} documents differ "
+                                   f"(e.g. {bad[0]})")
+        if self.es.cluster.health(index=self.target)["status"] not in ("green", "yellow"):
+            raise ReindexError("the new index is not healthy")
+        self.state.save(verified=f"{new:,} documents (live {old:,}), sample of {len(sample)} matched")
+
+    def _check(self, heartbeat: _Heartbeat) -> None:
+        if heartbeat.lost:
+            raise ReindexError("lost the reindex lock (Redis unavailable?)")
+
+    def _delete_orphans(self) -> None:
+        """Half-built indices of abandoned runs (never aliased) go before a new run starts."""
+        live = set(indices.aliased_indices(self.es, self.alias))
+        for name in [m.decode() for m in self.redis.smembers(self.state.building_key)]:
+            if name not in live:
+                self.es.indices.delete(index=name, ignore_unavailable=True)
+            self.redis.srem(self.state.building_key, name)
+
+    def _abandon(self, exc: BaseException) -> None:
+        log.warning("reindex %s abandoned: %r", self.run_id, exc)
+        self.state.save(phase="failed", message=f"{exc.__class__.__name__}: {exc}"[:500])
+        if self.target:
+            try:
+                if self.target not in indices.aliased_indices(self.es, self.alias):
+                    self.es.indices.delete(index=self.target, ignore_unavailable=True)
+                    self.redis.srem(self.state.building_key, self.target)
+            except Exception:  # noqa: BLE001 - Elasticsearch may be the reason we are here
+                log.warning("could not delete %s; the next reindex will", self.target)
+
+
+def request_reindex(client: redis.Redis, celery, settings: Settings, alias: str,
+                    from_sources: bool = False) -> tuple[str, str]:
+    """Enqueue a rebuild unless one runs; returns ``(run_id, task_id)``."""
+    state = ReindexState(client, alias)
+    if state.locked():
+        current = state.load()
+        raise ReindexError(f"a reindex is already running (run {current.get('run_id')}, "
+                           f"phase {current.get('phase')}); wait for it or check `paperlist status`")
+    run_id = uuid.uuid4().hex[:12]
+    state.reset(run_id, phase="queued", from_sources=from_sources)
+    result = celery.send_task("paperlist.reindex", kwargs={"alias": alias, "run_id": run_id,
+                                                           "from_sources": from_sources},
+                              queue=settings.queue)
+    state.save(task_id=result.id)
+    return run_id, result.id
+
+
+def rollback(settings: Settings, es: Elasticsearch, client: redis.Redis, alias: str) -> tuple[str, str]:
+    """Point the alias back at the newest previous index, replaying writes made since it was retired."""
+    state = ReindexState(client, alias)
+    lock = client.lock(state.lock_key, timeout=LOCK_TTL, blocking=False)
+    if not lock.acquire():
+        raise ReindexError("a reindex is running; roll back after it ends")
+    try:
+        current = indices.current_index(es, alias)
+        ordered = [i.name for i in indices.list_indices(es, alias)]
+        older = ordered[:ordered.index(current)] if current in ordered else []
+        if not current or not older:
+            raise ReindexError("no previous index to roll back to")
+        target = older[-1]
+        retired = client.hget(state.retired_key, target)
+        gate = WriteGate(client, alias)
+        gate.pause(PAUSE_SECONDS)
+        try:
+            gate.wait_idle(PAUSE_SECONDS / 2)
+            if retired:
+                ids = WriteJournal(client, alias).since(float(retired) - REPLAY_MARGIN)
+                replay = Rebuild(settings, es, client, alias, "rollback")
+                replay.target = target
+                replay._replay(current, ids)
+            es.indices.put_settings(index=target, settings=serving_settings(settings.replicas))
+            es.indices.refresh(index=target)
+            indices.swap_alias(es, alias, target)
+        finally:
+            gate.resume()
+        client.hset(state.retired_key, current, redis_time(client))
+        client.hdel(state.retired_key, target)
+        state.save(phase="rolled back", message=f"alias moved back {current} -> {target}")
+        return current, target
+    finally:
+        lock.release()
+
+
+def dumps_state(state: dict) -> str:
+    return json.dumps(state, indent=2, default=str)

@@ -1,0 +1,102 @@
+"""Progress of an ingest run, kept in Redis so the CLI, any worker and ``status`` see it.
+
+A batch may run twice (a worker killed after indexing, the message redelivered or
+re-sent): its counts are added once, atomically with marking it done, by a Lua script.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import redis
+
+RUN_TTL = 7 * 24 * 3600
+COUNTERS = ("read", "indexed", "unchanged", "rejected")
+
+# KEYS: run hash, done set, rejects list. ARGV: batch id, n counter pairs..., then rejects.
+_FINISH_BATCH = """
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+local n = tonumber(ARGV[2])
+for i = 0, n - 1 do
+  redis.call('HINCRBY', KEYS[1], ARGV[3 + 2 * i], ARGV[4 + 2 * i])
+end
+for i = 3 + 2 * n, #ARGV do
+  redis.call('RPUSH', KEYS[3], ARGV[i])
+end
+redis.call('EXPIRE', KEYS[1], %d)
+redis.call('EXPIRE', KEYS[2], %d)
+redis.call('EXPIRE', KEYS[3], %d)
+return 1
+""" % (RUN_TTL, RUN_TTL, RUN_TTL)
+
+
+@dataclass(frozen=True)
+class RunCounts:
+    read: int = 0
+    indexed: int = 0
+    unchanged: int = 0
+    rejected: int = 0
+    batches: int = 0
+    batches_done: int = 0
+
+    @property
+    def processed(self) -> int:
+        return self.indexed + self.unchanged + self.rejected
+
+
+class IngestRun:
+    """Redis keys of one run: ``paperlist:run:<id>`` (counters), ``…:done``, ``…:rejects``, leases."""
+
+    def __init__(self, client: redis.Redis, run_id: str):
+        self.redis = client
+        self.run_id = run_id
+        self.key = f"paperlist:run:{run_id}"
+
+    def start(self, alias: str, sources: Iterable[str]) -> None:
+        self.redis.hset(self.key, mapping={"alias": alias, "started": time.time(),
+                                           "sources": json.dumps(list(sources)), "batches": 0})
+        self.redis.expire(self.key, RUN_TTL)
+
+    def add(self, **counts: int) -> None:
+        """Counts known before any worker runs (records read, file-level rejections)."""
+        pipe = self.redis.pipeline()
+        for name, value in counts.items():
+            pipe.hincrby(self.key, name, value)
+        pipe.execute()
+
+    def finish_batch(self, batch_id: str, counts: dict[str, int], rejects: list[dict]) -> bool:
+        """Record a batch's outcome once; False when it had already been recorded."""
+        pairs = [x for name, value in counts.items() if value for x in (name, value)]
+        args = [batch_id, len(pairs) // 2, *pairs, *(json.dumps(r, ensure_ascii=False) for r in rejects)]
+        script = self.redis.register_script(_FINISH_BATCH)
+        return bool(script(keys=[self.key, f"{self.key}:done", f"{self.key}:rejects"], args=args))
+
+    def lease(self, batch_id: str, seconds: int) -> None:
+        """A worker holds the batch; an expired lease on an unfinished batch means it was lost."""
+        self.redis.set(f"{self.key}:lease:{batch_id}", "1", ex=seconds)
+
+    def leased(self, batch_id: str) -> bool:
+        return bool(self.redis.exists(f"{self.key}:lease:{batch_id}"))
+
+    def done_batches(self) -> set[str]:
+        return {b.decode() for b in self.redis.smembers(f"{self.key}:done")}
+
+    def counts(self) -> RunCounts:
+        raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key).items()}
+        return RunCounts(
+            **{name: int(raw.get(name, 0)) for name in COUNTERS},
+            batches=int(raw.get("batches", 0)),
+            batches_done=int(self.redis.scard(f"{self.key}:done")),
+        )
+
+    def rejects(self) -> Iterable[dict]:
+        key, start = f"{self.key}:rejects", 0
+        while True:
+            chunk = self.redis.lrange(key, start, start + 999)
+            if not chunk:
+                return
+            yield from (json.loads(item) for item in chunk)
+            start += len(chunk)

@@ -1,0 +1,148 @@
+"""Readers for paperlists sources: files (``.json``, ``.json.gz``), folders and http(s) URLs.
+
+A broken file does not sink its neighbours: a JSON array cut or corrupted in the
+middle still yields the records that can be decoded, and each unreadable stretch is
+reported with its reason.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import requests
+
+MAX_DOWNLOAD = 512 * 1024 * 1024
+SUFFIXES = (".json", ".json.gz")
+# Where the next record can start: an object opening with a key. A raw ``{"`` cannot occur
+# inside a JSON string (the quote would be escaped), unlike the ``{`` of BibTeX fields.
+_RECORD_START = re.compile(r'\{\s*"')
+
+
+class SourceError(ValueError):
+    """A source that cannot be used at all (missing path, unreachable URL)."""
+
+
+@dataclass
+class LoadedSource:
+    """Records of one file, each with its position in the array, and what could not be read."""
+
+    location: str
+    records: list[tuple[int, object]] = field(default_factory=list)
+    errors: list[tuple[int | None, str]] = field(default_factory=list)
+
+
+def is_url(value: str) -> bool:
+    return urlsplit(value).scheme in ("http", "https")
+
+
+def expand(sources: Sequence[str]) -> Iterator[str]:
+    """Every file behind the given sources, folders searched recursively in name order."""
+    for source in sources:
+        if is_url(source):
+            yield source
+            continue
+        path = Path(source)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(SUFFIXES))
+            if not found:
+                raise SourceError(f"{source}: no .json or .json.gz files in this folder")
+            yield from (str(p.resolve()) for p in found)
+        elif path.is_file():
+            yield str(path.resolve())
+        else:
+            raise SourceError(f"{source}: no such file, folder or http(s) URL")
+
+
+def load(location: str, timeout: float = 60.0) -> LoadedSource:
+    """Read one source; raises :class:`SourceError` only when nothing at all can be read."""
+    raw = _fetch(location, timeout) if is_url(location) else _read(location)
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise SourceError(f"{location}: damaged gzip data ({exc})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        text = raw.decode("utf-8", errors="replace")
+        loaded = parse_array(location, text)
+        loaded.errors.insert(0, (None, f"invalid UTF-8 at byte {exc.start}; bad bytes replaced"))
+        return loaded
+    return parse_array(location, text)
+
+
+def parse_array(location: str, text: str) -> LoadedSource:
+    loaded = LoadedSource(location)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _salvage(loaded, text, exc)
+    if isinstance(data, dict) and isinstance(data.get("papers"), list):
+        data = data["papers"]
+    if not isinstance(data, list):
+        raise SourceError(f"{location}: expected a JSON array of records, found {type(data).__name__}")
+    loaded.records = list(enumerate(data))
+    return loaded
+
+
+def _salvage(loaded: LoadedSource, text: str, first: json.JSONDecodeError) -> LoadedSource:
+    """Decode the array element by element, skipping to the next ``{`` after damage."""
+    decoder = json.JSONDecoder()
+    start = text.find("[")
+    if start < 0:
+        raise SourceError(f"{loaded.location}: not JSON ({first.msg} at line {first.lineno} column {first.colno})")
+    pos, position = start + 1, 0
+    while True:
+        pos = _skip(text, pos)
+        if pos >= len(text) or text[pos] == "]":
+            break
+        try:
+            value, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            line = text.count("\n", 0, exc.pos) + 1
+            loaded.errors.append((position, f"invalid JSON at line {line}: {exc.msg}"))
+            position += 1
+            nxt = _RECORD_START.search(text, max(exc.pos, pos + 1))
+            if not nxt:
+                break
+            pos = nxt.start()
+            continue
+        loaded.records.append((position, value))
+        position += 1
+        pos = end
+    return loaded
+
+
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n,":
+        pos += 1
+    return pos
+
+
+def _read(location: str) -> bytes:
+    try:
+        return Path(location).read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{location}: {exc.strerror or exc}") from None
+
+
+def _fetch(url: str, timeout: float) -> bytes:
+    try:
+        with requests.get(url, timeout=timeout, stream=True) as resp:
+            if resp.status_code != 200:
+                raise SourceError(f"{url}: HTTP {resp.status_code}")
+            chunks, size = [], 0
+            for chunk in resp.iter_content(1 << 20):
+                size += len(chunk)
+                if size > MAX_DOWNLOAD:
+                    raise SourceError(f"{url}: larger than {MAX_DOWNLOAD >> 20} MB")
+                chunks.append(chunk)
+            return b"".join(chunks)
+    except requests.RequestException as exc:
+        raise SourceError(f"{url}: {exc.__class__.__name__}: {exc}") from None

@@ -1,0 +1,89 @@
+"""What ``paperlist status`` reports: each part gathered on its own, so one outage shows as such."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+import redis
+from elasticsearch import Elasticsearch
+from rich.console import Console
+from rich.table import Table
+
+from services.search import indices
+from services.search.client import make_client
+from services.settings import Settings
+
+from .reindex import ReindexState
+
+
+@dataclass
+class StatusReport:
+    elasticsearch: str = "unknown"
+    alias: str = ""
+    index: str | None = None
+    indices: list[dict] = field(default_factory=list)
+    total: int = 0
+    conferences: list[tuple[str, int]] = field(default_factory=list)
+    redis: str = "unknown"
+    queue: str = ""
+    queue_depth: int | None = None
+    reindex: dict | None = None
+    problems: list[str] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2)
+
+    def render(self, console: Console) -> None:
+        console.print(f"Elasticsearch: [bold]{self.elasticsearch}[/bold]")
+        console.print(f"alias {self.alias} -> {self.index or '(none)'}  ({self.total:,} papers)")
+        for info in self.indices:
+            mark = "*" if info["aliased"] else " "
+            console.print(f"  {mark} {info['name']}  v{info['schema_version']}  {info['docs']:,} docs")
+        console.print(f"Redis: [bold]{self.redis}[/bold]; queue {self.queue}: "
+                      f"{'?' if self.queue_depth is None else self.queue_depth} waiting")
+        if self.reindex:
+            r = self.reindex
+            console.print(f"reindex {r.get('run_id')}: {r.get('phase')} — {r.get('copied', 0):,}/"
+                          f"{r.get('total', 0):,} copied{'; ' + r['message'] if r.get('message') else ''}")
+        if self.conferences:
+            table = Table("conference", "papers", box=None)
+            for slug, count in self.conferences:
+                table.add_row(slug, f"{count:,}")
+            console.print(table)
+        for problem in self.problems:
+            console.print(f"[yellow]problem:[/yellow] {problem}")
+
+
+def collect_status(settings: Settings) -> StatusReport:
+    report = StatusReport(alias=settings.index, queue=settings.queue)
+    es = make_client(settings, request_timeout=5, max_retries=0)
+    try:
+        _elasticsearch(es, settings.index, report)
+    except Exception as exc:  # noqa: BLE001 - status reports every failure, whatever it is
+        report.elasticsearch = "unreachable"
+        report.problems.append(f"Elasticsearch: {exc}")
+    client = redis.Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=5)
+    try:
+        client.ping()
+        report.redis = "ok"
+        report.queue_depth = int(client.llen(settings.queue))
+        state = ReindexState(client, settings.index).load()
+        report.reindex = state or None
+    except redis.RedisError as exc:
+        report.redis = "unreachable"
+        report.problems.append(f"Redis: {exc}")
+    return report
+
+
+def _elasticsearch(es: Elasticsearch, alias: str, report: StatusReport) -> None:
+    report.elasticsearch = es.cluster.health()["status"]
+    report.index = indices.current_index(es, alias)
+    report.indices = [asdict(i) for i in indices.list_indices(es, alias)]
+    if not report.index:
+        report.problems.append(f"alias {alias} does not exist yet: run `paperlist ingest` or `paperlist up`")
+        return
+    resp = es.search(index=alias, size=0, track_total_hits=True,
+                     aggs={"conf": {"terms": {"field": "conference", "size": 500}}})
+    report.total = resp["hits"]["total"]["value"]
+    report.conferences = [(b["key"], b["doc_count"]) for b in resp["aggregations"]["conf"]["buckets"]]

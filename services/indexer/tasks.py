@@ -1,0 +1,118 @@
+"""Celery tasks of the indexer. Their names (``paperlist.*``) are the interface others use."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict
+
+import elastic_transport
+import redis
+from celery import shared_task
+from elasticsearch import ApiError, helpers
+
+from .celery_app import VISIBILITY_TIMEOUT
+from .normalise import Rejected, normalise, origin_from_path
+from .runs import IngestRun
+from .reindex import Rebuild, ReindexError, ReindexState, request_reindex
+from .writer import delete_papers, index_papers
+from .writes import WritesPaused
+
+log = logging.getLogger(__name__)
+
+BATCH_LEASE = 300
+TRANSIENT_STATUS = (429, 502, 503, 504)
+
+
+class TransientError(RuntimeError):
+    """Elasticsearch or Redis is briefly unavailable or overloaded: retry with backoff."""
+
+
+RETRY = dict(
+    autoretry_for=(TransientError, WritesPaused, elastic_transport.TransportError, redis.ConnectionError),
+    retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=12,
+)
+
+
+def reject_entry(source: str, position: int, reason: str, record: object = None) -> dict:
+    title = record.get("title") if isinstance(record, dict) else None
+    return {"source": source, "position": position, "reason": reason,
+            "title": title[:200] if isinstance(title, str) else None}
+
+
+def _transient(exc: ApiError) -> None:
+    if exc.meta.status in TRANSIENT_STATUS:
+        raise TransientError(f"Elasticsearch answered {exc.meta.status}") from exc
+
+
+@shared_task(name="paperlist.ingest_batch", bind=True, soft_time_limit=BATCH_LEASE - 30,
+             time_limit=BATCH_LEASE, **RETRY)
+def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[dict]) -> dict:
+    """Normalise and index one batch of raw records: ``segments`` = [{source, records: [[pos, record]]}]."""
+    run = IngestRun(self.redis, run_id)
+    run.lease(batch_id, BATCH_LEASE)
+    papers, rejects = [], []
+    for segment in segments:
+        source = segment["source"]
+        for position, record in segment["records"]:
+            try:
+                papers.append(normalise(record, origin_from_path(source, position)))
+            except Rejected as exc:
+                rejects.append(reject_entry(source, position, str(exc), record))
+            except Exception as exc:  # a bug on one odd record must not sink the batch
+                log.exception("normalising %s#%s failed", source, position)
+                rejects.append(reject_entry(source, position, f"internal error: {exc!r}"[:300], record))
+    try:
+        result = index_papers(self.es, self.redis, alias, papers, run_id)
+    except ApiError as exc:
+        _transient(exc)
+        raise
+    rejects += [reject_entry(p.source, p.position, reason, {"title": p.title}) for p, reason in result.failures]
+    counts = {"indexed": result.indexed, "unchanged": result.unchanged, "rejected": len(rejects)}
+    run.finish_batch(batch_id, counts, rejects)
+    return counts
+
+
+@shared_task(name="paperlist.prune", bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
+def prune(self, alias: str, conference_years: list[list], keep_ids: list[str]) -> dict:
+    """Delete papers of these conference-years that the source no longer lists."""
+    keep = set(keep_ids)
+    query = {"bool": {"should": [
+        {"bool": {"filter": [{"term": {"conference": conf}}, {"term": {"year": int(year)}}]}}
+        for conf, year in conference_years
+    ], "minimum_should_match": 1}}
+    try:
+        doomed = [hit["_id"] for hit in helpers.scan(self.es, index=alias, query={"query": query, "_source": False},
+                                                      size=2000, scroll="2m")
+                  if hit["_id"] not in keep]
+        deleted = delete_papers(self.es, self.redis, alias, doomed)
+    except ApiError as exc:
+        _transient(exc)
+        raise
+    return {"deleted": deleted, "candidates": len(doomed)}
+
+
+@shared_task(name="paperlist.reindex", bind=True, acks_late=True, soft_time_limit=VISIBILITY_TIMEOUT - 600,
+             time_limit=VISIBILITY_TIMEOUT - 300)
+def reindex(self, alias: str, run_id: str, from_sources: bool = False) -> dict:
+    """Rebuild ``alias`` into a new versioned index and swap (see :mod:`.reindex`)."""
+    try:
+        outcome = Rebuild(self.settings, self.es, self.redis, alias, run_id).run(from_sources=from_sources)
+    except ReindexError as exc:
+        return {"status": "failed", "run_id": run_id, "message": str(exc)}
+    return {"status": "done", **asdict(outcome)}
+
+
+@shared_task(name="paperlist.reindex_status", bind=True)
+def reindex_status(self, alias: str) -> dict:
+    """State of the current or last rebuild, for the admin API (which only speaks task names)."""
+    return ReindexState(self.redis, alias).load()
+
+
+@shared_task(name="paperlist.request_reindex", bind=True)
+def request_reindex_task(self, alias: str, from_sources: bool = False) -> dict:
+    """Start a rebuild unless one runs (the admin API's entry point)."""
+    try:
+        run_id, task_id = request_reindex(self.redis, self.app, self.settings, alias, from_sources)
+    except ReindexError as exc:
+        return {"status": "refused", "message": str(exc)}
+    return {"status": "queued", "run_id": run_id, "task_id": task_id}

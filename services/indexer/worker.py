@@ -1,0 +1,9 @@
+"""Entry point of the Celery worker: ``celery -A services.indexer.worker worker``.
+
+The one module that builds an app at import time, because that is how Celery finds it.
+"""
+
+from services.indexer.celery_app import create_celery
+from services.settings import load_settings
+
+app = create_celery(load_settings())

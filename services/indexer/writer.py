@@ -1,0 +1,102 @@
+"""Bulk writes into the live index: skip unchanged papers, collect per-document failures."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import redis
+from elasticsearch import Elasticsearch, helpers
+
+from services.search.documents import to_document
+from services.search.model import Paper
+
+from .writes import WriteGate, WriteJournal
+
+BULK_CHUNK = 500
+BULK_BYTES = 20 * 1024 * 1024
+
+
+@dataclass
+class WriteResult:
+    indexed: int = 0
+    unchanged: int = 0
+    failures: list[tuple[Paper, str]] = field(default_factory=list)
+
+
+def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Sequence[Paper],
+                 run_id: str) -> WriteResult:
+    """Index the papers whose content hash changed; unchanged ones are left alone.
+
+    A paper already stored with the same hash *by this run* counts as indexed: that is
+    a retried batch whose first attempt got as far as Elasticsearch.
+    """
+    result = WriteResult()
+    if not papers:
+        return result
+    stored = _stored_hashes(es, alias, [p.paper_id for p in papers])
+    changed = []
+    for paper in papers:
+        previous = stored.get(paper.paper_id)
+        if previous and previous[0] == paper.content_hash:
+            if previous[1] == run_id:
+                result.indexed += 1
+            else:
+                result.unchanged += 1
+        else:
+            changed.append(paper)
+    if not changed:
+        return result
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    by_id = {p.paper_id: p for p in changed}
+    with WriteGate(client, alias).writing():
+        WriteJournal(client, alias).record(by_id)
+        actions = ({"_op_type": "index", "_index": alias, "_id": p.paper_id,
+                    "_source": to_document(p, run=run_id, indexed_at=now)} for p in changed)
+        for ok, item in helpers.streaming_bulk(
+            es, actions, chunk_size=BULK_CHUNK, max_chunk_bytes=BULK_BYTES,
+            raise_on_error=False, raise_on_exception=True, max_retries=5, initial_backoff=1,
+        ):
+            info = item.get("index", {})
+            if ok:
+                result.indexed += 1
+            else:
+                result.failures.append((by_id[info.get("_id")], _reason(info)))
+    return result
+
+
+def delete_papers(es: Elasticsearch, client: redis.Redis, alias: str, ids: Sequence[str]) -> int:
+    """Bulk delete (the core distribution has no delete_by_query); returns how many went."""
+    if not ids:
+        return 0
+    deleted = 0
+    with WriteGate(client, alias).writing():
+        WriteJournal(client, alias).record(ids)
+        actions = ({"_op_type": "delete", "_index": alias, "_id": i} for i in ids)
+        for ok, item in helpers.streaming_bulk(es, actions, chunk_size=BULK_CHUNK, raise_on_error=False,
+                                               max_retries=5, initial_backoff=1):
+            info = item.get("delete", {})
+            deleted += ok and info.get("result") == "deleted"
+    return deleted
+
+
+def _stored_hashes(es: Elasticsearch, alias: str, ids: list[str]) -> dict[str, tuple[str, str]]:
+    resp = es.mget(index=alias, ids=ids, source_includes=["content_hash", "ingest_run"], realtime=True)
+    out = {}
+    for doc in resp["docs"]:
+        if doc.get("found"):
+            src = doc.get("_source") or {}
+            out[doc["_id"]] = (src.get("content_hash", ""), src.get("ingest_run", ""))
+    return out
+
+
+def _reason(info: dict) -> str:
+    error = info.get("error") or {}
+    if isinstance(error, dict):
+        text = f"{error.get('type', 'error')}: {error.get('reason', '')}"
+        cause = error.get("caused_by") or {}
+        if cause.get("reason"):
+            text += f" ({cause['reason']})"
+        return f"Elasticsearch rejected the document: {text}"[:500]
+    return f"Elasticsearch rejected the document: {error}"[:500]

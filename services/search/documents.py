@@ -1,0 +1,56 @@
+"""Mapping between the :class:`Paper` domain object and the stored Elasticsearch document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import Author, Links, Paper, title_key
+from .taxonomy import label as topic_label
+
+# Source fields a result list needs; the detail page reads the whole document.
+SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
+                  "abstract", "topics", "keywords", "track", "status", "status_raw",
+                  "award", "links", "citations"]
+
+
+def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -> dict[str, Any]:
+    """The indexed form: the paper plus derived fields for search, facets and suggestions."""
+    doc = paper.model_dump()
+    doc.update(
+        title_key=title_key(paper.title),
+        topic_labels=[topic_label(t) for t in paper.topics],
+        author_names=paper.author_names,
+        affiliations=paper.affiliations,
+        has_code=paper.has_code,
+        title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
+        author_suggest=[name[:60] for name in paper.author_names] or None,
+        ingest_run=run,
+    )
+    if indexed_at:
+        doc["indexed_at"] = indexed_at
+    if doc["author_suggest"] is None:
+        del doc["author_suggest"]
+    return doc
+
+
+def _suggest_weight(paper: Paper) -> int:
+    """Rank completions: cited and recent papers first (weights must be non-negative ints)."""
+    return min(paper.citations or 0, 100_000) // 10 + max(paper.year - 1980, 0)
+
+
+def from_source(source: dict[str, Any]) -> Paper:
+    """Rebuild the domain object from a stored ``_source`` (full or partial)."""
+    data = {k: v for k, v in source.items() if k in Paper.model_fields}
+    data["authors"] = [Author(**a) for a in source.get("authors") or []]
+    data["links"] = Links(**(source.get("links") or {}))
+    data.setdefault("paper_id", "")
+    data.setdefault("conference", "")
+    data.setdefault("conference_name", data.get("conference", ""))
+    data.setdefault("year", 0)
+    data.setdefault("title", "")
+    return Paper.model_construct(**{**_defaults(), **data})
+
+
+def _defaults() -> dict[str, Any]:
+    return {name: field.get_default(call_default_factory=True)
+            for name, field in Paper.model_fields.items() if not field.is_required()}

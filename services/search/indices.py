@@ -1,0 +1,113 @@
+"""Physical indices and the alias in front of them.
+
+Searches and writes go through the alias named by ``PAPERLIST_INDEX``. Behind it sit
+versioned physical indices, ``<alias>-v<schema>-<utc time>``: a rebuild creates a new
+one, fills it, and moves the alias in one atomic ``_aliases`` call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from elasticsearch import Elasticsearch, NotFoundError
+
+from .schema import SCHEMA_VERSION, index_body
+
+
+@dataclass(frozen=True)
+class PhysicalIndex:
+    name: str
+    schema_version: int
+    created: str  # the UTC stamp in the name, sortable
+    aliased: bool
+    docs: int
+
+
+def index_pattern(alias: str) -> str:
+    return f"{alias}-v*"
+
+
+def _name_re(alias: str) -> re.Pattern[str]:
+    return re.compile(rf"^{re.escape(alias)}-v(\d+)-(\d{{8}}t\d{{6}})(?:-(\d+))?$")
+
+
+def new_index_name(es: Elasticsearch, alias: str, version: int = SCHEMA_VERSION,
+                   now: datetime | None = None) -> str:
+    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%dt%H%M%S")
+    name = f"{alias}-v{version}-{stamp}"
+    suffix = 1
+    while es.indices.exists(index=name):
+        suffix += 1
+        name = f"{alias}-v{version}-{stamp}-{suffix}"
+    return name
+
+
+def create_index(es: Elasticsearch, alias: str, *, shards: int, replicas: int,
+                 building: bool = False, version: int = SCHEMA_VERSION) -> str:
+    name = new_index_name(es, alias, version)
+    es.indices.create(index=name, **index_body(shards, replicas, building=building))
+    return name
+
+
+def aliased_indices(es: Elasticsearch, alias: str) -> list[str]:
+    """Physical indices the alias points at (normally one)."""
+    try:
+        return sorted(es.indices.get_alias(name=alias).body)
+    except NotFoundError:
+        return []
+
+
+def current_index(es: Elasticsearch, alias: str) -> str | None:
+    names = aliased_indices(es, alias)
+    return names[0] if len(names) == 1 else (names[-1] if names else None)
+
+
+def list_indices(es: Elasticsearch, alias: str) -> list[PhysicalIndex]:
+    """The versioned indices behind ``alias``, oldest first."""
+    pattern = _name_re(alias)
+    rows = es.cat.indices(index=index_pattern(alias), format="json", h="index,docs.count",
+                          expand_wildcards="open").body
+    live = set(aliased_indices(es, alias))
+    found = []
+    for row in rows:
+        match = pattern.match(row["index"])
+        if match:
+            found.append(PhysicalIndex(row["index"], int(match.group(1)), match.group(2) + (match.group(3) or ""),
+                                       row["index"] in live, int(row.get("docs.count") or 0)))
+    return sorted(found, key=lambda i: (i.created, i.name))
+
+
+def ensure_alias(es: Elasticsearch, alias: str, *, shards: int, replicas: int) -> str:
+    """The index behind the alias, creating both on first use.
+
+    Callers serialise this with a lock: two racing creators would leave the alias on two
+    indices, which Elasticsearch refuses to write through.
+    """
+    existing = current_index(es, alias)
+    if existing:
+        return existing
+    if es.indices.exists(index=alias):
+        raise RuntimeError(f"'{alias}' is a concrete index, not an alias; reindex cannot manage it")
+    name = create_index(es, alias, shards=shards, replicas=replicas)
+    es.indices.update_aliases(actions=[{"add": {"index": name, "alias": alias}}])
+    return name
+
+
+def swap_alias(es: Elasticsearch, alias: str, new: str) -> list[str]:
+    """Point the alias at ``new`` only, in one atomic call; returns the indices it left."""
+    old = [name for name in aliased_indices(es, alias) if name != new]
+    actions = [{"remove": {"index": name, "alias": alias}} for name in old]
+    actions.append({"add": {"index": new, "alias": alias}})
+    es.indices.update_aliases(actions=actions)
+    return old
+
+
+def delete_unaliased(es: Elasticsearch, alias: str, keep: int) -> list[str]:
+    """Delete versioned indices outside the alias except the ``keep`` newest of them."""
+    spare = [i for i in list_indices(es, alias) if not i.aliased]
+    doomed = spare[:-keep] if keep else spare
+    for index in doomed:
+        es.indices.delete(index=index.name, ignore_unavailable=True)
+    return [i.name for i in doomed]

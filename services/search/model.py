@@ -1,0 +1,91 @@
+"""The typed paper record shared by the indexer (which builds it) and the web (which shows it)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from pydantic import BaseModel, ConfigDict, Field
+
+STATUSES = ("oral", "spotlight", "poster", "accept", "findings", "short", "demo", "workshop",
+            "reject", "withdrawn", "unknown")
+HIDDEN_STATUSES = ("reject", "withdrawn")
+
+
+class Author(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    affiliation: str = ""
+    orcid: str = ""
+    author_id: str = ""
+
+
+class Links(BaseModel):
+    """Outbound links of a paper; empty string when the source has none."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pdf: str = ""
+    site: str = ""
+    openreview: str = ""
+    code: str = ""
+    project: str = ""
+    arxiv: str = ""
+    doi: str = ""
+    supplementary: str = ""
+
+    def present(self) -> dict[str, str]:
+        return {name: url for name, url in self.model_dump().items() if url}
+
+
+class Paper(BaseModel):
+    """One normalised paper: what the index stores and what pages and the API show."""
+
+    model_config = ConfigDict(frozen=True)
+
+    paper_id: str
+    conference: str
+    conference_name: str
+    year: int
+    title: str
+    authors: list[Author] = Field(default_factory=list)
+    abstract: str = ""
+    tldr: str = ""
+    keywords: list[str] = Field(default_factory=list)
+    primary_area: str = ""
+    topics: list[str] = Field(default_factory=list)
+    track: str = "main"
+    status: str = "unknown"
+    status_raw: str = ""
+    award: bool = False
+    links: Links = Field(default_factory=Links)
+    bibtex: str = ""
+    citations: int | None = None
+    source: str = ""
+    position: int = 0
+    content_hash: str = ""
+
+    @property
+    def author_names(self) -> list[str]:
+        return [a.name for a in self.authors]
+
+    @property
+    def affiliations(self) -> list[str]:
+        """Distinct affiliations in author order; an author's "A; B" counts as two."""
+        return list(dict.fromkeys(part.strip() for a in self.authors
+                                  for part in a.affiliation.split(";") if part.strip()))
+
+    @property
+    def has_code(self) -> bool:
+        return bool(self.links.code)
+
+
+_KEY_DROP = re.compile(r"[^\w]+", re.UNICODE)
+
+
+def title_key(title: str) -> str:
+    """Normalised title for exact-title lookup and ids: case, accents and punctuation folded."""
+    text = unicodedata.normalize("NFKD", title)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    return " ".join(_KEY_DROP.sub(" ", text).split())

@@ -1,0 +1,118 @@
+"""Index settings, analysis and mappings — the physical contract of the ``papers`` index.
+
+Only core Elasticsearch features are used (the local integ-test distribution has no
+analysis-common or mapper-extras), so stemming is the core ``hunspell`` filter over the
+en_US dictionary shipped in ``deploy/elasticsearch/hunspell`` plus a domain supplement.
+
+Bump :data:`SCHEMA_VERSION` whenever mappings or analysis change: the next
+``paperlist reindex`` builds ``<alias>-v<SCHEMA_VERSION>-<time>`` and swaps the alias.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+ANALYSIS: dict[str, Any] = {
+    "filter": {
+        "en_hunspell": {"type": "hunspell", "locale": "en_US", "dedup": True, "ignore_case": True},
+        "en_stop": {"type": "stop", "stopwords": "_english_"},
+        "title_shingles": {"type": "shingle", "min_shingle_size": 2, "max_shingle_size": 3},
+    },
+    "analyzer": {
+        # Stemmed English for recall: "learning networks" matches "learned network".
+        "english_text": {"type": "custom", "tokenizer": "standard",
+                         "filter": ["lowercase", "en_stop", "en_hunspell"]},
+        # Unstemmed, stopwords kept, for precision and phrase matches.
+        "exact_text": {"type": "custom", "tokenizer": "standard", "filter": ["lowercase"]},
+        # Word n-grams for the phrase suggester ("did you mean").
+        "shingle_text": {"type": "custom", "tokenizer": "standard",
+                         "filter": ["lowercase", "title_shingles"]},
+    },
+    "normalizer": {
+        "lowercase": {"type": "custom", "filter": ["lowercase"]},
+    },
+}
+
+
+def _english(**extra: Any) -> dict[str, Any]:
+    """A stemmed text field with an unstemmed ``.exact`` subfield."""
+    field = {"type": "text", "analyzer": "english_text",
+             "fields": {"exact": {"type": "text", "analyzer": "exact_text"}}}
+    field.update(extra)
+    return field
+
+
+def _facet(**extra: Any) -> dict[str, Any]:
+    """A keyword field used for facets: global ordinals built at refresh, not at query time."""
+    return {"type": "keyword", "eager_global_ordinals": True, **extra}
+
+
+MAPPINGS: dict[str, Any] = {
+    "dynamic": "strict",
+    "_meta": {"schema_version": SCHEMA_VERSION},
+    "properties": {
+        "paper_id": {"type": "keyword"},
+        "conference": _facet(),
+        "conference_name": {"type": "keyword"},
+        "year": {"type": "short"},
+        "title": {
+            "type": "text", "analyzer": "english_text",
+            "fields": {
+                "exact": {"type": "text", "analyzer": "exact_text",
+                          "index_prefixes": {"min_chars": 2, "max_chars": 8}},
+                "shingles": {"type": "text", "analyzer": "shingle_text"},
+            },
+        },
+        "title_key": {"type": "keyword"},
+        "abstract": _english(),
+        "tldr": _english(),
+        "keywords": {"type": "text", "analyzer": "english_text",
+                     "fields": {"exact": {"type": "text", "analyzer": "exact_text"},
+                                "raw": _facet(normalizer="lowercase")}},
+        "primary_area": _facet(),
+        "topics": _facet(),
+        "topic_labels": _english(),
+        "author_names": {"type": "text", "analyzer": "exact_text",
+                         "fields": {"raw": _facet()}},
+        "affiliations": {"type": "text", "analyzer": "english_text",
+                         "fields": {"raw": _facet()}},
+        "authors": {"type": "object", "enabled": False},
+        "track": _facet(),
+        "status": _facet(),
+        "status_raw": {"type": "keyword"},
+        "award": {"type": "boolean"},
+        "has_code": {"type": "boolean"},
+        "citations": {"type": "integer"},
+        "links": {"type": "object", "enabled": False},
+        "bibtex": {"type": "text", "index": False},
+        "title_suggest": {"type": "completion", "analyzer": "simple", "max_input_length": 100},
+        "author_suggest": {"type": "completion", "analyzer": "simple", "max_input_length": 60},
+        "source": {"type": "keyword"},
+        "position": {"type": "integer"},
+        "content_hash": {"type": "keyword"},
+        "ingest_run": {"type": "keyword", "index": False},
+        "indexed_at": {"type": "date"},
+    },
+}
+
+
+def index_body(shards: int, replicas: int, *, building: bool = False) -> dict[str, Any]:
+    """Settings and mappings for a new physical index.
+
+    ``building`` is the bulk-load shape used during a rebuild: no replicas and no
+    refresh, restored by :func:`serving_settings` before the alias swap.
+    """
+    settings: dict[str, Any] = {
+        "number_of_shards": shards,
+        "number_of_replicas": 0 if building else replicas,
+        "refresh_interval": "-1" if building else "1s",
+        "max_result_window": 10000,
+        "analysis": ANALYSIS,
+    }
+    return {"settings": {"index": settings}, "mappings": MAPPINGS}
+
+
+def serving_settings(replicas: int) -> dict[str, Any]:
+    return {"index": {"number_of_replicas": replicas, "refresh_interval": "1s"}}

@@ -1,0 +1,189 @@
+"""Read-side operations on the index: search, one paper, similar papers, suggestions, browse data.
+
+The web calls these and never builds Elasticsearch bodies itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from elasticsearch import Elasticsearch, NotFoundError
+
+from . import conferences, taxonomy
+from .documents import SUMMARY_FIELDS, from_source
+from .model import HIDDEN_STATUSES, Paper
+from .query import build_search
+from .request import SearchRequest
+from .results import SearchResults, shape
+
+EXPORT_LIMIT = 1000
+_VISIBLE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    kind: str  # title | author | topic | conference
+    text: str
+    url: str
+
+
+@dataclass
+class ConferenceSummary:
+    slug: str
+    name: str
+    count: int
+    years: list[tuple[int, int]]
+
+
+@dataclass
+class AuthorProfile:
+    name: str
+    total: int
+    papers: list[Paper]
+    years: list[tuple[int, int]]
+    coauthors: list[tuple[str, int]]
+    affiliations: list[tuple[str, int]]
+    conferences: list[tuple[str, int]]
+
+
+@dataclass
+class Overview:
+    total: int
+    conferences: list[ConferenceSummary]
+    topics: list[tuple[str, str, int]]
+    newest: list[Paper] = field(default_factory=list)
+
+
+class PaperSearch:
+    def __init__(self, es: Elasticsearch, alias: str):
+        self.es = es
+        self.alias = alias
+
+    def search(self, req: SearchRequest) -> SearchResults:
+        resp = self.es.search(index=self.alias, **build_search(req))
+        return shape(req, resp.body)
+
+    def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> list[Paper]:
+        """Up to ``limit`` papers of the result set, in its order, with every field."""
+        body = build_search(SearchRequest(q=req.q, filters=req.filters, years=req.years, sort=req.sort,
+                                          page_size=limit), facets=False, highlight=False, source=["*"])
+        body.pop("suggest", None)
+        resp = self.es.search(index=self.alias, **body)
+        return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
+
+    def paper(self, paper_id: str) -> Paper | None:
+        try:
+            doc = self.es.get(index=self.alias, id=paper_id)
+        except NotFoundError:
+            return None
+        return from_source(doc["_source"])
+
+    def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
+        resp = self.es.search(index=self.alias, size=size, _source=SUMMARY_FIELDS, query={"bool": {
+            "must": [{"more_like_this": {
+                "fields": ["title", "abstract", "keywords"],
+                "like": [{"_index": self.alias, "_id": paper_id}],
+                "min_term_freq": 1, "min_doc_freq": 2, "max_query_terms": 30,
+                "minimum_should_match": "20%",
+            }}],
+            "filter": [_VISIBLE],
+        }})
+        return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
+
+    def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
+        """Completions for the search box: titles and authors from the index, topics and conferences by name."""
+        prefix = prefix.strip()[:100]
+        if not prefix:
+            return []
+        out: list[Suggestion] = []
+        lowered = prefix.lower()
+        for conf in {c.slug: c for c in conferences.KNOWN}.values():
+            if conf.name.lower().startswith(lowered) or conf.slug.startswith(lowered):
+                out.append(Suggestion("conference", conf.name, f"/conferences/{conf.slug}"))
+        for topic in taxonomy.TOPICS:
+            if any(w.startswith(lowered) for w in [topic.label.lower(), *topic.label.lower().split()]):
+                out.append(Suggestion("topic", topic.label, f"/topics/{topic.slug}"))
+        resp = self.es.search(index=self.alias, size=0, suggest={
+            "title": {"prefix": prefix, "completion": {"field": "title_suggest", "size": size,
+                                                        "skip_duplicates": True}},
+            "author": {"prefix": prefix, "completion": {"field": "author_suggest", "size": 4,
+                                                         "skip_duplicates": True}},
+        }, _source=["paper_id"])
+        suggest = resp.body.get("suggest", {})
+        for option in suggest.get("author", [{}])[0].get("options", []):
+            name = option["text"]
+            out.append(Suggestion("author", name, f"/authors/{name}"))
+        for option in suggest.get("title", [{}])[0].get("options", []):
+            out.append(Suggestion("title", option["text"], f"/papers/{option['_id']}"))
+        return out[: size + 4]
+
+    def overview(self, newest: int = 12) -> Overview:
+        """Front page: paper counts per conference and year, topics, and the newest papers."""
+        resp = self.es.search(index=self.alias, size=newest, _source=SUMMARY_FIELDS, query=_VISIBLE,
+                              sort=[{"year": "desc"}, {"citations": {"order": "desc", "missing": "_last"}},
+                                    {"paper_id": "asc"}],
+                              track_total_hits=True, aggs={
+                                  "conf": {"terms": {"field": "conference", "size": 200},
+                                           "aggs": {"years": {"terms": {"field": "year", "size": 100,
+                                                                        "order": {"_key": "desc"}}}}},
+                                  "topics": {"terms": {"field": "topics", "size": 100}},
+                              })
+        body = resp.body
+        confs = [ConferenceSummary(b["key"], conferences.label(b["key"]), b["doc_count"],
+                                   [(int(y["key"]), y["doc_count"]) for y in b["years"]["buckets"]])
+                 for b in body["aggregations"]["conf"]["buckets"]]
+        topics = [(b["key"], taxonomy.label(b["key"]), b["doc_count"])
+                  for b in body["aggregations"]["topics"]["buckets"]]
+        return Overview(body["hits"]["total"]["value"], confs, topics,
+                        [from_source(h["_source"]) for h in body["hits"]["hits"]])
+
+    def author(self, name: str, size: int = 200) -> AuthorProfile:
+        resp = self.es.search(index=self.alias, size=size, _source=SUMMARY_FIELDS,
+                              query={"term": {"author_names.raw": name}}, track_total_hits=True,
+                              sort=[{"year": "desc"}, {"citations": {"order": "desc", "missing": "_last"}},
+                                    {"paper_id": "asc"}],
+                              aggs=_profile_aggs(name))
+        body = resp.body
+        aggs = body["aggregations"]
+        return AuthorProfile(
+            name=name,
+            total=body["hits"]["total"]["value"],
+            papers=[from_source(h["_source"]) for h in body["hits"]["hits"]],
+            years=[(int(b["key"]), b["doc_count"]) for b in aggs["years"]["buckets"]],
+            coauthors=[(b["key"], b["doc_count"]) for b in aggs["coauthors"]["buckets"] if b["key"] != name][:20],
+            affiliations=_author_affiliations(name, [from_source(h["_source"]) for h in body["hits"]["hits"]]),
+            conferences=[(b["key"], b["doc_count"]) for b in aggs["conferences"]["buckets"]],
+        )
+
+    def conference(self, slug: str) -> ConferenceSummary | None:
+        resp = self.es.search(index=self.alias, size=0, query={"term": {"conference": slug}},
+                              aggs={"years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}}},
+                              track_total_hits=True)
+        total = resp["hits"]["total"]["value"]
+        if not total:
+            return None
+        years = [(int(b["key"]), b["doc_count"]) for b in resp["aggregations"]["years"]["buckets"]]
+        return ConferenceSummary(slug, conferences.label(slug), total, years)
+
+    def ready(self) -> bool:
+        return bool(self.es.indices.exists_alias(name=self.alias))
+
+
+def _profile_aggs(name: str) -> dict[str, Any]:
+    return {
+        "years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}},
+        "coauthors": {"terms": {"field": "author_names.raw", "size": 21}},
+        "conferences": {"terms": {"field": "conference", "size": 50}},
+    }
+
+
+def _author_affiliations(name: str, papers: list[Paper]) -> list[tuple[str, int]]:
+    """The author's own affiliations (aligned per author in the source), most frequent first."""
+    counts: dict[str, int] = {}
+    for paper in papers:
+        for author in paper.authors:
+            if author.name == name and author.affiliation:
+                for part in author.affiliation.split("; "):
+                    counts[part] = counts.get(part, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:10]

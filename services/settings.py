@@ -1,0 +1,69 @@
+"""All configuration, read from the environment in one place.
+
+Every service builds a :class:`Settings` once (in its factory) and passes it
+down, so nothing reads ``os.environ`` at import time or deep inside the code.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Environment of the contract (``ES_URL``, ``REDIS_URL``, ``PAPERLIST_*``) plus tuning knobs."""
+
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+
+    es_url: str = Field("http://127.0.0.1:9200", alias="ES_URL")
+    redis_url: str = Field("redis://127.0.0.1:6379/0", alias="REDIS_URL")
+    index: str = Field("papers", alias="PAPERLIST_INDEX")
+    admin_token: str | None = Field(None, alias="PAPERLIST_ADMIN_TOKEN")
+    host: str = Field("127.0.0.1", alias="PAPERLIST_HOST")
+    port: int = Field(8000, alias="PAPERLIST_PORT", ge=1, le=65535)
+
+    # Cluster shape of newly created indices (a reindex applies changes).
+    shards: int = Field(1, alias="PAPERLIST_SHARDS", ge=1, le=64)
+    replicas: int = Field(0, alias="PAPERLIST_REPLICAS", ge=0, le=8)
+    es_timeout: float = Field(10.0, alias="PAPERLIST_ES_TIMEOUT", gt=0)
+
+    # Ingest batching and the Celery queue the tasks travel on.
+    batch_size: int = Field(1000, alias="PAPERLIST_BATCH_SIZE", ge=1, le=10000)
+    queue: str = Field("paperlist", alias="PAPERLIST_QUEUE")
+
+    # Where local state lives: downloads (cache) and pid/log files (run).
+    home: Path = Field(PROJECT_ROOT, alias="PAPERLIST_HOME")
+    sample_dir: Path = Field(PROJECT_ROOT / "data" / "sample", alias="PAPERLIST_SAMPLE")
+    corpus_dir: Path = Field(PROJECT_ROOT.parent / "shared" / "data" / "paperlists", alias="PAPERLIST_CORPUS")
+    web_workers: int = Field(2, alias="PAPERLIST_WEB_WORKERS", ge=1, le=64)
+    worker_concurrency: int = Field(2, alias="PAPERLIST_WORKER_CONCURRENCY", ge=1, le=64)
+
+    @field_validator("index")
+    @classmethod
+    def _index_name(cls, value: str) -> str:
+        if not value or value != value.lower() or any(c in value for c in ' "*\\<|,>/?#:'):
+            raise ValueError("PAPERLIST_INDEX must be a lowercase Elasticsearch name")
+        return value
+
+    @cached_property
+    def es_hosts(self) -> list[str]:
+        """``ES_URL`` may list several nodes of a cluster, comma-separated."""
+        return [h.strip() for h in self.es_url.split(",") if h.strip()]
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home / ".cache"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.home / "run"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read the environment; keyword overrides (by env name) win, used by tests."""
+    return Settings(**overrides)  # type: ignore[arg-type]

@@ -1,0 +1,120 @@
+"""The public JSON API (``/api/v1``): search, papers, suggestions, exports, OpenAPI."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from flask import Blueprint, Response, abort, jsonify, request, url_for
+
+from services.search import bibtex
+from services.search.request import InvalidRequest
+from services.search.results import SearchResults
+
+from .openapi import openapi_document
+from .pages import search_service
+from .params import search_request
+from .serialize import hit_json, paper_json
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+EXPORT_FORMATS = {"bibtex": ("application/x-bibtex; charset=utf-8", "bib"),
+                  "csv": ("text/csv; charset=utf-8", "csv"),
+                  "json": ("application/json", "json")}
+
+
+@bp.get("/search")
+def search():
+    req = search_request(api=True)
+    results = search_service().search(req)
+    return jsonify(results_json(results))
+
+
+def results_json(results: SearchResults) -> dict:
+    req = results.request
+    return {
+        "query": {"q": req.q, "sort": req.sort,
+                  "filters": {name: list(req.selected(name)) for name in
+                              ("conference", "year", "topic", "status", "track", "keyword", "author",
+                               "affiliation", "has_code") if req.selected(name)}},
+        "total": results.total,
+        "page": req.page,
+        "page_size": req.page_size,
+        "pages": results.pages,
+        "next_search_after": results.next_cursor,
+        "hits": [hit_json(h) for h in results.hits],
+        "facets": {name: [{"value": v.value, "label": v.label, "count": v.count, "selected": v.selected}
+                          for v in values] for name, values in results.facets.items()},
+        "year_histogram": [{"year": y, "count": c} for y, c in results.year_histogram],
+        "year_range": list(results.year_span) if results.year_span else None,
+        "suggestion": results.suggestion,
+        "took_ms": results.took_ms,
+    }
+
+
+@bp.get("/papers/<paper_id>")
+def paper(paper_id: str):
+    found = search_service().paper(paper_id[:100])
+    if not found:
+        abort(404, description=f"No paper with id '{paper_id[:100]}'.")
+    return jsonify(paper_json(found, full=True))
+
+
+@bp.get("/papers/<paper_id>/similar")
+def similar(paper_id: str):
+    if not search_service().paper(paper_id[:100]):
+        abort(404, description=f"No paper with id '{paper_id[:100]}'.")
+    return jsonify({"papers": [paper_json(p) for p in search_service().similar(paper_id[:100])]})
+
+
+@bp.get("/suggest")
+def suggest():
+    q = request.args.get("q", "")
+    if len(q) > 100:
+        raise InvalidRequest("q", "suggestions take at most 100 characters")
+    items = search_service().suggest(q)
+    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": s.url} for s in items]})
+
+
+@bp.get("/export")
+def export():
+    fmt = request.args.get("format", "bibtex").lower()
+    if fmt not in EXPORT_FORMATS:
+        raise InvalidRequest("format", f"'{fmt[:20]}' is not one of {', '.join(EXPORT_FORMATS)}")
+    papers = search_service().export(search_request())
+    mimetype, ext = EXPORT_FORMATS[fmt]
+    if fmt == "bibtex":
+        body = "\n\n".join(bibtex.entry(p) for p in papers) + "\n"
+    elif fmt == "csv":
+        body = _csv(papers)
+    else:
+        body = json.dumps({"count": len(papers), "papers": [paper_json(p, full=True) for p in papers]},
+                          ensure_ascii=False, indent=1)
+    resp = Response(body, mimetype=mimetype)
+    resp.headers["Content-Disposition"] = f'attachment; filename="paperlist-export.{ext}"'
+    return resp
+
+
+def _csv(papers) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["id", "title", "authors", "affiliations", "conference", "year", "status", "track",
+                     "topics", "keywords", "citations", "pdf", "site", "code", "url"])
+    for p in papers:
+        writer.writerow([p.paper_id, _cell(p.title), "; ".join(map(_cell, p.author_names)),
+                         "; ".join(map(_cell, p.affiliations)), p.conference_name, p.year, p.status, p.track,
+                         "; ".join(p.topics), "; ".join(map(_cell, p.keywords)),
+                         "" if p.citations is None else p.citations, p.links.pdf, p.links.site, p.links.code,
+                         url_for("pages.paper", paper_id=p.paper_id, _external=True)])
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """Defuse spreadsheet formulas in text cells (CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document())

@@ -1,0 +1,172 @@
+"""OpenAPI 3 description of the JSON API; the tests validate real responses against it."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from services.search.model import STATUSES
+from services.search.request import MAX_PAGE_SIZE, MAX_QUERY, SORTS
+
+
+def _array_param(name: str, description: str, schema: dict | None = None) -> dict:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "style": "form", "explode": True,
+            "schema": {"type": "array", "maxItems": 20, "items": schema or {"type": "string", "maxLength": 300}}}
+
+
+SEARCH_PARAMS = [
+    {"name": "q", "in": "query", "required": False, "schema": {"type": "string", "maxLength": MAX_QUERY},
+     "description": 'Query: words (all required), "phrases", -exclusion, OR, prefix*, and scopes '
+                    "title:, author:, abstract:, aff:, conference:, year:."},
+    _array_param("conference", "Conference slug, e.g. neurips (repeat to OR)."),
+    _array_param("year", "A year (2021) or range (2018-2022).",
+                 {"type": "string", "pattern": r"^\s*\d{4}\s*([-–]\s*\d{4}\s*)?$"}),
+    _array_param("topic", "Topic slug, see /topics/<slug>."),
+    _array_param("status", "Decision: " + ", ".join(STATUSES) + ". Rejected/withdrawn are hidden unless asked for.",
+                 {"type": "string", "enum": list(STATUSES)}),
+    _array_param("track", "Track, e.g. main."),
+    _array_param("keyword", "Source keyword (lower-case)."),
+    _array_param("author", "Exact author name."),
+    _array_param("affiliation", "Exact affiliation."),
+    _array_param("has_code", "true: only papers with a code link.", {"type": "string", "enum": ["true", "false"]}),
+    {"name": "sort", "in": "query", "required": False, "schema": {"type": "string", "enum": list(SORTS)}},
+    {"name": "page", "in": "query", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": 10000}},
+    {"name": "page_size", "in": "query", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
+]
+
+ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
+    "type": "object", "required": ["code", "message"],
+    "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
+
+LINKS = {"type": "object", "additionalProperties": {"type": "string", "format": "uri"}}
+TOPIC = {"type": "object", "required": ["slug", "label"],
+         "properties": {"slug": {"type": "string"}, "label": {"type": "string"}}}
+PAPER_SUMMARY_PROPS = {
+    "id": {"type": "string"},
+    "title": {"type": "string"},
+    "authors": {"type": "array", "items": {"type": "string"}},
+    "conference": {"type": "string"},
+    "conference_name": {"type": "string"},
+    "year": {"type": "integer"},
+    "status": {"type": "string", "enum": list(STATUSES)},
+    "track": {"type": "string"},
+    "topics": {"type": "array", "items": {"$ref": "#/components/schemas/Topic"}},
+    "citations": {"type": ["integer", "null"]},
+    "links": {"$ref": "#/components/schemas/Links"},
+    "url": {"type": "string"},
+}
+PAPER_SUMMARY = {"type": "object", "required": list(PAPER_SUMMARY_PROPS), "properties": PAPER_SUMMARY_PROPS}
+HIT = {"type": "object", "required": [*PAPER_SUMMARY_PROPS, "highlight"], "properties": {
+    **PAPER_SUMMARY_PROPS,
+    "highlight": {"type": "object", "properties": {"title": {"type": ["string", "null"]},
+                                                   "abstract": {"type": ["string", "null"]}}},
+}}
+AUTHOR = {"type": "object", "required": ["name"], "properties": {
+    "name": {"type": "string"}, "affiliation": {"type": "string"}, "orcid": {"type": "string"},
+    "author_id": {"type": "string"}}}
+PAPER = {"type": "object", "required": [*PAPER_SUMMARY_PROPS, "abstract", "bibtex", "authors_detail"],
+         "properties": {
+             **PAPER_SUMMARY_PROPS,
+             "authors_detail": {"type": "array", "items": {"$ref": "#/components/schemas/Author"}},
+             "abstract": {"type": "string"}, "tldr": {"type": "string"},
+             "keywords": {"type": "array", "items": {"type": "string"}},
+             "primary_area": {"type": "string"}, "status_raw": {"type": "string"},
+             "award": {"type": "boolean"}, "bibtex": {"type": "string"}}}
+FACET_VALUE = {"type": "object", "required": ["value", "label", "count", "selected"], "properties": {
+    "value": {"type": "string"}, "label": {"type": "string"},
+    "count": {"type": "integer", "minimum": 0}, "selected": {"type": "boolean"}}}
+SEARCH_RESPONSE = {"type": "object", "required": ["total", "hits", "facets", "page", "page_size", "pages",
+                                                  "next_search_after"], "properties": {
+    "query": {"type": "object"},
+    "total": {"type": "integer", "minimum": 0},
+    "page": {"type": "integer", "minimum": 1},
+    "page_size": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+    "pages": {"type": "integer", "minimum": 1},
+    "next_search_after": {"type": ["string", "null"],
+                          "description": "Pass as search_after to get the next page (also beyond 10,000)."},
+    "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
+    "facets": {"type": "object", "additionalProperties": {
+        "type": "array", "items": {"$ref": "#/components/schemas/FacetValue"}}},
+    "year_histogram": {"type": "array", "items": {"type": "object", "required": ["year", "count"],
+                                                  "properties": {"year": {"type": "integer"},
+                                                                 "count": {"type": "integer"}}}},
+    "year_range": {"type": ["array", "null"], "items": {"type": "integer"}},
+    "suggestion": {"type": ["string", "null"]},
+    "took_ms": {"type": "integer"},
+}}
+SUGGESTIONS = {"type": "object", "required": ["q", "suggestions"], "properties": {
+    "q": {"type": "string"},
+    "suggestions": {"type": "array", "items": {"type": "object", "required": ["type", "text", "url"], "properties": {
+        "type": {"type": "string", "enum": ["title", "author", "topic", "conference"]},
+        "text": {"type": "string"}, "url": {"type": "string"}}}}}}
+
+
+def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = None) -> dict:
+    out: dict = {}
+    if ok_schema:
+        out["200"] = {"description": "OK", "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{ok_schema}"}}}}
+    elif ok_content:
+        out["200"] = {"description": "OK", "content": ok_content}
+    for status in (400, *extra, 503):
+        out[str(status)] = {"description": {400: "Bad parameter", 404: "Unknown paper", 401: "Unauthorized",
+                                            409: "A reindex is already running", 503: "Search unavailable"}[status],
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return out
+
+
+@lru_cache(maxsize=1)
+def openapi_document() -> dict:
+    paper_id = {"name": "paper_id", "in": "path", "required": True,
+                "schema": {"type": "string", "minLength": 1, "maxLength": 100}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "paperlist API", "version": "1.0.0",
+                 "description": "Search AI conference papers: keywords, facets, paper details, suggestions."},
+        "paths": {
+            "/api/v1/search": {"get": {
+                "summary": "Search papers with facets", "operationId": "search",
+                "parameters": [*SEARCH_PARAMS, {"name": "search_after", "in": "query", "required": False,
+                                                "schema": {"type": "string", "maxLength": 400},
+                                                "description": "Cursor from next_search_after."}],
+                "responses": _responses("SearchResponse")}},
+            "/api/v1/papers/{paper_id}": {"get": {
+                "summary": "One paper", "operationId": "getPaper", "parameters": [paper_id],
+                "responses": _responses("Paper", 404)}},
+            "/api/v1/papers/{paper_id}/similar": {"get": {
+                "summary": "Similar papers (more like this)", "operationId": "similarPapers",
+                "parameters": [paper_id],
+                "responses": _responses(None, 404, ok_content={"application/json": {"schema": {
+                    "type": "object", "required": ["papers"], "properties": {"papers": {
+                        "type": "array", "items": {"$ref": "#/components/schemas/PaperSummary"}}}}}})}},
+            "/api/v1/suggest": {"get": {
+                "summary": "Autocomplete", "operationId": "suggest",
+                "parameters": [{"name": "q", "in": "query", "required": False,
+                                "schema": {"type": "string", "maxLength": 100}}],
+                "responses": _responses("Suggestions")}},
+            "/api/v1/export": {"get": {
+                "summary": "Export up to 1,000 results as BibTeX, CSV or JSON", "operationId": "export",
+                "parameters": [*SEARCH_PARAMS[:-2], {"name": "format", "in": "query", "required": False,
+                                                    "schema": {"type": "string", "enum": ["bibtex", "csv", "json"]}}],
+                "responses": _responses(None, ok_content={
+                    "application/x-bibtex": {"schema": {"type": "string"}},
+                    "text/csv": {"schema": {"type": "string"}},
+                    "application/json": {"schema": {"type": "object"}}})}},
+            "/api/v1/admin/reindex": {"post": {
+                "summary": "Start a zero-downtime rebuild", "operationId": "startReindex",
+                "security": [{"bearer": []}],
+                "responses": {"202": {"description": "Queued", "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["task_id"], "properties": {
+                        "task_id": {"type": "string"}, "run_id": {"type": "string"},
+                        "status": {"type": "string"}, "status_url": {"type": "string"}}}}}},
+                    **{k: v for k, v in _responses(None, 401, 409).items() if k != "200"}}}},
+        },
+        "components": {
+            "schemas": {"Error": ERROR, "Links": LINKS, "Topic": TOPIC, "Author": AUTHOR,
+                        "PaperSummary": PAPER_SUMMARY, "Hit": HIT, "Paper": PAPER, "FacetValue": FACET_VALUE,
+                        "SearchResponse": SEARCH_RESPONSE, "Suggestions": SUGGESTIONS},
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    }

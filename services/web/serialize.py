@@ -1,0 +1,44 @@
+"""JSON shapes of papers and hits (described in :mod:`.openapi`)."""
+
+from __future__ import annotations
+
+from flask import url_for
+
+from services.search import bibtex, taxonomy
+from services.search.model import Paper
+from services.search.results import Hit
+
+
+def paper_json(paper: Paper, *, full: bool = False) -> dict:
+    data = {
+        "id": paper.paper_id,
+        "title": paper.title,
+        "authors": paper.author_names,
+        "conference": paper.conference,
+        "conference_name": paper.conference_name,
+        "year": paper.year,
+        "status": paper.status,
+        "track": paper.track,
+        "topics": [{"slug": t, "label": taxonomy.label(t)} for t in paper.topics],
+        "citations": paper.citations,
+        "links": paper.links.present(),
+        "url": url_for("pages.paper", paper_id=paper.paper_id, _external=True),
+    }
+    if full:
+        data.update(
+            authors_detail=[a.model_dump() for a in paper.authors],
+            abstract=paper.abstract,
+            tldr=paper.tldr,
+            keywords=paper.keywords,
+            primary_area=paper.primary_area,
+            status_raw=paper.status_raw,
+            award=paper.award,
+            bibtex=bibtex.entry(paper),
+        )
+    return data
+
+
+def hit_json(hit: Hit) -> dict:
+    data = paper_json(hit.paper)
+    data["highlight"] = {"title": hit.title_html or None, "abstract": hit.snippet_html or None}
+    return data
