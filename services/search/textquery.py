@@ -1,0 +1,157 @@
+"""Compile a :class:`~services.search.querysyntax.ParsedQuery` into the relevance query.
+
+Only the text part: ``conference:``/``year:`` filter values are applied by the caller
+(they combine with the facet filters); their negations are exclusions and land here in
+``must_not``. Field weights are module constants so they can be tuned in one place.
+
+Each plain word is its own ``cross_fields`` clause rather than one clause for the whole
+text: ``cross_fields`` groups fields by analyzer and, with ``operator: and``, requires
+*every* word inside *one* group, so ``hinton deep`` (an author name, exact_text, plus a
+title word, english_text) would match nothing. Per word, the groups are OR-ed, so each
+word only has to match somewhere. Positive words use ``zero_terms_query: all`` so a
+stopword ("is") does not make the stemmed group match nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from services.search.model import title_key
+from services.search.querysyntax import MAX_QUERY_CHARS, Clause, ParsedQuery, Term
+
+# Plain words: each must match in one of these (stemmed, except author_names).
+WORD_FIELDS = ("title^4", "keywords^2", "topic_labels^1.5", "author_names^2",
+               "affiliations^1", "abstract^1", "tldr^1")
+# Quoted phrases: unstemmed subfields with stopwords kept, so "learning to rank" is
+# exactly that (on a stemmed field the removed "to" would match any word).
+PHRASE_FIELDS = ("title.exact^4", "keywords.exact^2", "topic_labels.exact^1.5",
+                 "author_names^2", "affiliations^1", "abstract.exact^1", "tldr.exact^1")
+# prefix*: unstemmed terms (title.exact has index_prefixes, so it is a single term lookup).
+PREFIX_FIELDS = ("title.exact^4", "author_names^2", "keywords.exact^2", "abstract.exact^1")
+
+# Optional boosts over the free text.
+EXACT_BOOST_FIELDS = ("title.exact^3", "abstract.exact^0.5")
+TITLE_PHRASE_BOOST = 10.0
+ABSTRACT_PHRASE_BOOST = 2.0
+PHRASE_SLOP = 2
+EXACT_TITLE_BOOST = 100.0
+
+# Scoped terms: (fields for words, for phrases, for prefixes).
+SCOPED_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "title": (("title", "title.exact"), ("title.exact",), ("title.exact",)),
+    "author": (("author_names",), ("author_names",), ("author_names",)),
+    "abstract": (("abstract", "abstract.exact"), ("abstract.exact",), ("abstract.exact",)),
+    "aff": (("affiliations",), ("affiliations",), ("affiliations",)),
+}
+
+# A prefix made of one simple token can use plain `prefix` queries (no expansion cap);
+# anything the analyzer would split goes through phrase_prefix.
+_SIMPLE_PREFIX = re.compile(r"[a-z0-9]+")
+
+
+def _field_boost(spec: str) -> tuple[str, float]:
+    name, _, boost = spec.partition("^")
+    return name, float(boost or 1)
+
+
+def _single(kind: str, spec: str, body: dict[str, Any]) -> dict[str, Any]:
+    name, boost = _field_boost(spec)
+    if boost != 1:
+        body["boost"] = boost
+    return {kind: {name: body}}
+
+
+def _words(text: str, fields: tuple[str, ...], *, zero_terms_all: bool) -> dict[str, Any]:
+    if len(fields) == 1:
+        body: dict[str, Any] = {"query": text, "operator": "and"}
+        if zero_terms_all:
+            body["zero_terms_query"] = "all"
+        return _single("match", fields[0], body)
+    mm: dict[str, Any] = {"query": text, "type": "cross_fields", "operator": "and",
+                          "fields": list(fields)}
+    if zero_terms_all:
+        mm["zero_terms_query"] = "all"
+    return {"multi_match": mm}
+
+
+def _phrase(text: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    if len(fields) == 1:
+        return _single("match_phrase", fields[0], {"query": text})
+    return {"multi_match": {"query": text, "type": "phrase", "fields": list(fields)}}
+
+
+def _prefix(text: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    value = text.lower()
+    if not _SIMPLE_PREFIX.fullmatch(value):
+        return {"multi_match": {"query": text, "type": "phrase_prefix", "fields": list(fields)}}
+    queries = []
+    for spec in fields:
+        name, boost = _field_boost(spec)
+        queries.append({"prefix": {name: {"value": value, "boost": boost}}})
+    if len(queries) == 1:
+        return queries[0]
+    return {"bool": {"should": queries, "minimum_should_match": 1}}
+
+
+def _term(term: Term, negated: bool) -> dict[str, Any]:
+    scoped = SCOPED_FIELDS.get(term.field) if term.field else None
+    if scoped is None:  # unscoped (an unknown field is searched everywhere too)
+        if term.phrase:
+            return _phrase(term.text, PHRASE_FIELDS)
+        if term.prefix:
+            return _prefix(term.text, PREFIX_FIELDS)
+        # A positive stopword matches everything; a negated one must not exclude everything.
+        return _words(term.text, WORD_FIELDS, zero_terms_all=not negated)
+    words, phrases, prefixes = scoped
+    if term.phrase:
+        return _phrase(term.text, phrases)
+    if term.prefix:
+        return _prefix(term.text, prefixes)
+    if len(words) > 1:  # title/abstract: stemmed or exact, so "title:the" still finds "the"
+        return {"multi_match": {"query": term.text, "type": "best_fields", "operator": "and",
+                                "fields": list(words)}}
+    return _words(term.text, words, zero_terms_all=False)
+
+
+def _clause(clause: Clause) -> dict[str, Any]:
+    queries = [_term(term, clause.negated) for term in clause.alternatives]
+    if len(queries) == 1:
+        return queries[0]
+    return {"bool": {"should": queries, "minimum_should_match": 1}}
+
+
+def _boosts(text: str, raw: str) -> list[dict[str, Any]]:
+    """Optional clauses that order results: unstemmed hits, phrase proximity, exact title."""
+    should: list[dict[str, Any]] = [
+        {"multi_match": {"query": text, "type": "most_fields", "fields": list(EXACT_BOOST_FIELDS)}},
+    ]
+    if len(text.split()) > 1:
+        should.append({"match_phrase": {"title": {"query": text, "slop": PHRASE_SLOP,
+                                                  "boost": TITLE_PHRASE_BOOST}}})
+        should.append({"match_phrase": {"abstract": {"query": text, "slop": PHRASE_SLOP,
+                                                     "boost": ABSTRACT_PHRASE_BOOST}}})
+    # The raw string too: a pasted title may contain syntax ("BERT: ...", "A OR B?").
+    keys = dict.fromkeys(k for k in (title_key(text), title_key(raw[:MAX_QUERY_CHARS])) if k)
+    for key in keys:
+        should.append({"term": {"title_key": {"value": key, "boost": EXACT_TITLE_BOOST}}})
+    return should
+
+
+def compile_query(parsed: ParsedQuery, raw: str) -> dict[str, Any]:
+    """The ``bool`` query for relevance over the text fields (``match_all`` when no text)."""
+    must: list[dict[str, Any]] = []
+    must_not: list[dict[str, Any]] = []
+    for clause in parsed.clauses:
+        (must_not if clause.negated else must).append(_clause(clause))
+    if parsed.excluded_conferences:
+        must_not.append({"terms": {"conference": list(parsed.excluded_conferences)}})
+    for low, high in parsed.excluded_years:
+        must_not.append({"range": {"year": {"gte": low, "lte": high}}})
+    body: dict[str, Any] = {"must": must or [{"match_all": {}}]}
+    text = parsed.free_text()
+    if text:
+        body["should"] = _boosts(text, raw if isinstance(raw, str) else "")
+    if must_not:
+        body["must_not"] = must_not
+    return {"bool": body}
