@@ -53,11 +53,15 @@ def _facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
         clause = facet_filter(facet.name, req.filters.get(facet.name, ()), req.years)
         if clause:
             out[facet.name] = clause
+    if "status" not in out:
+        # Rejected and withdrawn papers are hidden unless the status facet asks for them;
+        # as the status facet's own default filter, its counts still offer them.
+        out["status"] = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
     return out
 
 
 def base_query(req: SearchRequest, parsed: ParsedQuery) -> dict[str, Any]:
-    """Text relevance plus the constraints that are not facets (query-scoped filters, hidden statuses)."""
+    """Text relevance plus the constraints that are not facets (``conference:``/``year:`` in the query)."""
     text = compile_query(parsed, req.q)
     filters: list[dict[str, Any]] = []
     if parsed.conferences:
@@ -65,11 +69,7 @@ def base_query(req: SearchRequest, parsed: ParsedQuery) -> dict[str, Any]:
     if parsed.years:
         filters.append({"bool": {"should": [{"range": {"year": {"gte": lo, "lte": hi}}}
                                             for lo, hi in parsed.years], "minimum_should_match": 1}})
-    bool_query: dict[str, Any] = {"must": [text], "filter": filters}
-    if not req.filters.get("status"):
-        # Rejected and withdrawn papers only show when the status facet asks for them.
-        bool_query["must_not"] = [{"terms": {"status": list(HIDDEN_STATUSES)}}]
-    return {"bool": bool_query}
+    return {"bool": {"must": [text], "filter": filters}}
 
 
 def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = True,

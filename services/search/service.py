@@ -118,7 +118,7 @@ class PaperSearch:
             out.append(Suggestion("title", option["text"], f"/papers/{option['_id']}"))
         return out[: size + 4]
 
-    def overview(self, newest: int = 12) -> Overview:
+    def overview(self, newest: int = 20) -> Overview:
         """Front page: paper counts per conference and year, topics, and the newest papers."""
         resp = self.es.search(index=self.alias, size=newest, _source=SUMMARY_FIELDS, query=_VISIBLE,
                               sort=[{"year": "desc"}, {"citations": {"order": "desc", "missing": "_last"}},

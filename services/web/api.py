@@ -49,7 +49,6 @@ def results_json(results: SearchResults) -> dict:
         "year_histogram": [{"year": y, "count": c} for y, c in results.year_histogram],
         "year_range": list(results.year_span) if results.year_span else None,
         "suggestion": results.suggestion,
-        "took_ms": results.took_ms,
     }
 
 

@@ -94,7 +94,6 @@ SEARCH_RESPONSE = {"type": "object", "required": ["total", "hits", "facets", "pa
                                                                  "count": {"type": "integer"}}}},
     "year_range": {"type": ["array", "null"], "items": {"type": "integer"}},
     "suggestion": {"type": ["string", "null"]},
-    "took_ms": {"type": "integer"},
 }}
 SUGGESTIONS = {"type": "object", "required": ["q", "suggestions"], "properties": {
     "q": {"type": "string"},

@@ -1,0 +1,206 @@
+"""Fixtures: a real Elasticsearch, Redis and Celery worker, started when missing, reused when running.
+
+Tests never touch real data: every alias is ``test-<random>`` (deleted afterwards), the
+broker is Redis database 15 and the worker consumes a queue of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import redis as redis_lib
+
+from services.settings import PROJECT_ROOT, Settings, load_settings
+
+SAMPLE = PROJECT_ROOT / "data" / "sample"
+TEST_DB = 15
+
+
+def _test_settings(**overrides) -> Settings:
+    base = load_settings()
+    redis_url = base.redis_url.rsplit("/", 1)[0] + f"/{TEST_DB}"
+    values = {"ES_URL": base.es_url, "REDIS_URL": redis_url, "PAPERLIST_INDEX": f"test-{uuid.uuid4().hex[:8]}",
+              "PAPERLIST_QUEUE": f"paperlist-test-{uuid.uuid4().hex[:6]}", "PAPERLIST_BATCH_SIZE": "500"}
+    values.update(overrides)
+    return load_settings(**values)
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return _test_settings()
+
+
+@pytest.fixture(scope="session")
+def stores(settings):
+    """Elasticsearch and Redis: reused when they answer, else started and stopped at the end."""
+    from services.indexer.stack import LocalStack
+
+    stack = LocalStack(settings, log=lambda line: print(line, file=sys.stderr))
+    started_redis = stack.redis.ensure(stack.log)
+    started_es = stack.elasticsearch.ensure(stack.log)
+    yield stack
+    if started_es:
+        stack.elasticsearch.stop()
+    if started_redis:
+        stack.redis.stop()
+
+
+@pytest.fixture(scope="session")
+def es(stores, settings):
+    from services.search.client import make_client
+
+    return make_client(settings, request_timeout=60)
+
+
+@pytest.fixture(scope="session")
+def redis_client(stores, settings):
+    client = redis_lib.Redis.from_url(settings.redis_url)
+    client.flushdb()
+    return client
+
+
+@pytest.fixture(scope="session")
+def celery_app(settings, stores):
+    from services.indexer.celery_app import create_celery
+
+    return create_celery(settings)
+
+
+class Worker:
+    """A real Celery worker process on the test queue; tests may kill and restart it."""
+
+    def __init__(self, settings: Settings, celery_app):
+        self.settings = settings
+        self.celery = celery_app
+        self.proc: subprocess.Popen | None = None
+        self.log = PROJECT_ROOT / "run" / f"test-worker-{settings.queue}.log"
+
+    def start(self, concurrency: int = 2) -> None:
+        env = {**os.environ, "ES_URL": self.settings.es_url, "REDIS_URL": self.settings.redis_url,
+               "PAPERLIST_QUEUE": self.settings.queue, "PAPERLIST_INDEX": self.settings.index}
+        self.log.parent.mkdir(exist_ok=True)
+        node = f"test-{uuid.uuid4().hex[:6]}@%h"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "services.indexer.worker", "worker", "-Q", self.settings.queue,
+             "--concurrency", str(concurrency), "--loglevel", "INFO", "-n", node, "--without-gossip",
+             "--without-mingle", "--without-heartbeat"],
+            env=env, cwd=PROJECT_ROOT, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
+            start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            replies = self.celery.control.inspect(timeout=1).active_queues() or {}
+            if any(q["name"] == self.settings.queue for qs in replies.values() for q in qs):
+                return
+            assert self.proc.poll() is None, f"worker exited; see {self.log}"
+        raise AssertionError(f"worker did not come up; see {self.log}")
+
+    def kill(self) -> None:
+        """SIGKILL the whole worker (main process and pool children), as a crash would."""
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(scope="session")
+def worker(settings, celery_app, redis_client, es):
+    w = Worker(settings, celery_app)
+    w.start()
+    yield w
+    w.stop()
+
+
+def drop_alias(es, alias: str) -> None:
+    """Delete the alias's indices by name (the node refuses wildcard deletes)."""
+    names = [row["index"] for row in es.cat.indices(index=f"{alias}-*", format="json", h="index")]
+    if names:
+        es.indices.delete(index=",".join(names), ignore_unavailable=True)
+
+
+@pytest.fixture
+def alias(es, request):
+    """A fresh alias for one test, removed with its indices afterwards."""
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    yield name
+    drop_alias(es, name)
+
+
+def run_ingest(settings, celery_app, es, redis_client, sources, alias: str, **kwargs):
+    from services.indexer.ingest import Ingest
+
+    job = Ingest(settings, celery_app, es, redis_client, alias=alias, **kwargs)
+    summary = job.execute([str(s) for s in sources])
+    es.indices.refresh(index=alias)
+    return summary
+
+
+@pytest.fixture
+def ingest(settings, celery_app, es, redis_client, worker, tmp_path):
+    def _ingest(sources, alias, **kwargs):
+        kwargs.setdefault("rejects_dir", tmp_path / "rejects")
+        return run_ingest(settings, celery_app, es, redis_client, sources, alias, **kwargs)
+    return _ingest
+
+
+@pytest.fixture(scope="session")
+def sample_alias(settings, celery_app, es, redis_client, worker, tmp_path_factory):
+    """The bundled sample corpus, ingested once through the worker for read-only tests."""
+    name = f"test-sample-{uuid.uuid4().hex[:8]}"
+    summary = run_ingest(settings, celery_app, es, redis_client, [SAMPLE], name,
+                         rejects_dir=tmp_path_factory.mktemp("rejects"))
+    assert summary.indexed > 4000, summary
+    yield name
+    drop_alias(es, name)
+
+
+@pytest.fixture(scope="session")
+def web_settings(settings, sample_alias):
+    return _test_settings(PAPERLIST_INDEX=sample_alias, PAPERLIST_QUEUE=settings.queue,
+                          REDIS_URL=settings.redis_url, PAPERLIST_ADMIN_TOKEN="test-token")
+
+
+@pytest.fixture(scope="session")
+def app(web_settings):
+    from services.web.app import create_app
+
+    application = create_app(web_settings)
+    application.testing = False  # errors go through the real handlers
+    return application
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def live_server(app):
+    """The Flask app on a real port, for the browser test and Schemathesis."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def corpus_dir() -> Path | None:
+    """The full shared corpus, when this checkout sits next to it."""
+    path = load_settings().corpus_dir
+    return path if path.is_dir() else None
