@@ -1,0 +1,363 @@
+"""docker-compose.yml and deploy/Dockerfile, checked without a Docker engine.
+
+1. The real Docker Compose v2 validates and resolves the file (`config`), when a
+   binary is there: the `docker compose` plugin, `docker-compose` v2 on PATH, or
+   .cache/bin/docker-compose made by `bash deploy/install-compose.sh`. Without one
+   the test is skipped, or fails when PAPERLIST_REQUIRE_COMPOSE=1 (CI).
+2. Always: the deployment rules, read with PyYAML (which resolves the `<<` merges).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from services.indexer.stack.elasticsearch import ES_VERSION
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE_FILE = ROOT / "docker-compose.yml"
+DOCKERFILE = ROOT / "deploy" / "Dockerfile"
+DOCKERIGNORE = ROOT / ".dockerignore"
+HUNSPELL_SOURCE = ROOT / "deploy" / "elasticsearch" / "hunspell" / "en_US"
+HUNSPELL_TARGET = "/usr/share/elasticsearch/config/hunspell/en_US"
+BACKENDS = ("elasticsearch", "redis")
+APP_SERVICES = ("worker", "web", "bootstrap")
+INSTALL_HINT = "run `bash deploy/install-compose.sh` (builds compose v2 from source once per machine, ~2.5 min)"
+
+
+# -- the real docker compose -----------------------------------------------------------
+
+def _compose_candidates() -> list[list[str]]:
+    candidates = []
+    if os.environ.get("PAPERLIST_COMPOSE"):
+        candidates.append(os.environ["PAPERLIST_COMPOSE"].split())
+    if shutil.which("docker"):
+        candidates.append(["docker", "compose"])
+    local = ROOT / ".cache" / "bin" / "docker-compose"
+    if local.is_file():
+        candidates.append([str(local)])
+    on_path = shutil.which("docker-compose")
+    if on_path:
+        candidates.append([on_path])
+    return candidates
+
+
+def _find_compose() -> tuple[list[str] | None, str]:
+    """(command, version) of a Compose v2+, or (None, what was looked at)."""
+    seen = []
+    for cmd in _compose_candidates():
+        try:
+            out = subprocess.run([*cmd, "version", "--short"], capture_output=True, text=True,
+                                 timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            seen.append(f"{' '.join(cmd)}: {exc}")
+            continue
+        version = out.stdout.strip().lstrip("v")
+        major = version.split(".")[0]
+        if out.returncode == 0 and major.isdigit() and int(major) >= 2:
+            return cmd, version
+        if version:
+            why = f"version {version}, but v1 does not know the Compose Specification"
+        elif cmd == ["docker", "compose"]:
+            why = "the docker CLI has no compose plugin"
+        else:
+            why = (out.stderr.strip().splitlines() or ["does not run"])[0]
+        seen.append(f"{' '.join(cmd)}: {why}")
+    return None, "; ".join(seen) or "no docker CLI and no docker-compose binary"
+
+
+@pytest.fixture(scope="module")
+def compose() -> list[str]:
+    cmd, detail = _find_compose()
+    if cmd is None:
+        reason = f"no Docker Compose v2 here ({detail}); {INSTALL_HINT}"
+        if os.environ.get("PAPERLIST_REQUIRE_COMPOSE") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return [*cmd, "--project-directory", str(ROOT), "-f", str(COMPOSE_FILE)]
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    """The environment without the variables the compose file interpolates (and see `_config`)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PAPERLIST_", "ES_", "COMPOSE_", "FORWARDED_ALLOW_IPS"))}
+    env.update(extra)
+    return env
+
+
+def _run(cmd: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT, check=False)
+
+
+def _config(compose: list[str], *args: str, **env: str) -> subprocess.CompletedProcess:
+    """`compose config ARGS`, ignoring a developer's .env file beside docker-compose.yml."""
+    return _run([*compose, "--env-file", os.devnull, "config", *args], _clean_env(**env))
+
+
+def test_compose_config_is_valid(compose: list[str]) -> None:
+    result = _config(compose, "-q")
+    assert result.returncode == 0, f"docker compose config failed:\n{result.stderr}{result.stdout}"
+
+
+def test_compose_config_interpolates_the_environment(compose: list[str]) -> None:
+    default = _config(compose, "--format", "json")
+    assert default.returncode == 0, default.stderr
+    services = json.loads(default.stdout)["services"]
+    assert [p["published"] for p in services["web"]["ports"]] == ["8000"]
+    assert services["web"]["environment"].get("PAPERLIST_ADMIN_TOKEN") is None, \
+        "an unset PAPERLIST_ADMIN_TOKEN must stay unset in the container (admin API disabled)"
+    assert services["elasticsearch"]["environment"]["ES_JAVA_OPTS"] == "-Xms1g -Xmx1g"
+
+    custom = _config(compose, "--format", "json",
+                     PAPERLIST_PORT="9100", PAPERLIST_ADMIN_TOKEN="t0ken", ES_HEAP="2g")
+    assert custom.returncode == 0, custom.stderr
+    services = json.loads(custom.stdout)["services"]
+    assert [(p["published"], p["target"]) for p in services["web"]["ports"]] == [("9100", 8000)]
+    assert services["web"]["environment"]["PAPERLIST_ADMIN_TOKEN"] == "t0ken"
+    assert services["web"]["environment"]["PAPERLIST_PORT"] == "8000"  # inside: always 8000
+    assert services["elasticsearch"]["environment"]["ES_JAVA_OPTS"] == "-Xms2g -Xmx2g"
+
+
+# -- the deployment rules, from the YAML -------------------------------------------------
+
+@pytest.fixture(scope="module")
+def spec() -> dict:
+    return yaml.safe_load(COMPOSE_FILE.read_text())
+
+
+@pytest.fixture(scope="module")
+def services(spec: dict) -> dict:
+    return spec["services"]
+
+
+def _env(service: dict) -> dict[str, str | None]:
+    env = service.get("environment") or {}
+    if isinstance(env, list):
+        return dict((item.split("=", 1) + [None])[:2] for item in env)  # type: ignore[misc]
+    return {k: (None if v is None else str(v)) for k, v in env.items()}
+
+
+def _mounts(service: dict) -> list[dict]:
+    """Volumes in long form, whatever syntax the file uses."""
+    mounts = []
+    for item in service.get("volumes") or []:
+        if isinstance(item, dict):
+            mounts.append(item)
+            continue
+        parts = item.split(":")
+        source, target = (parts[0], parts[1]) if len(parts) > 1 else (None, parts[0])
+        kind = "bind" if source and source.startswith((".", "/", "~", "$")) else "volume"
+        mounts.append({"type": kind, "source": source, "target": target,
+                       "read_only": len(parts) > 2 and "ro" in parts[2].split(",")})
+    return mounts
+
+
+def _seconds(duration: str | int) -> float:
+    if isinstance(duration, int):
+        return float(duration)
+    units = {"h": 3600, "m": 60, "s": 1, "ms": 0.001, "us": 1e-6}
+    parts = re.findall(r"(\d+(?:\.\d+)?)(h|ms|us|m|s)", duration)
+    assert parts and "".join(n + u for n, u in parts) == duration, f"bad duration {duration!r}"
+    return sum(float(n) * units[u] for n, u in parts)
+
+
+def test_all_services_are_defined(services: dict) -> None:
+    assert set(services) == {*BACKENDS, *APP_SERVICES}
+
+
+def test_only_web_publishes_a_port(services: dict) -> None:
+    published = sorted(name for name, svc in services.items() if svc.get("ports"))
+    assert published == ["web"]
+    for name, svc in services.items():
+        assert svc.get("network_mode") != "host", f"{name} on the host network publishes every port"
+    (port,) = services["web"]["ports"]
+    target = port["target"] if isinstance(port, dict) else str(port).rsplit(":", 1)[-1]
+    assert str(target) == "8000"
+    if isinstance(port, str):
+        assert "${PAPERLIST_PORT:-8000}" in port
+
+
+def test_dependencies_on_backends_wait_for_health(services: dict) -> None:
+    for name, svc in services.items():
+        depends = svc.get("depends_on") or {}
+        if isinstance(depends, list):
+            assert not set(depends) & set(BACKENDS), \
+                f"{name}: the short depends_on form cannot wait for health"
+            continue
+        for backend in BACKENDS:
+            if backend in depends:
+                assert depends[backend].get("condition") == "service_healthy", f"{name} -> {backend}"
+    for name in APP_SERVICES:
+        assert set(BACKENDS) <= set(services[name].get("depends_on") or {}), name
+    assert services["bootstrap"]["depends_on"]["worker"]["condition"] == "service_started"
+
+
+def test_backends_have_healthchecks_and_named_volumes(spec: dict, services: dict) -> None:
+    named = set(spec.get("volumes") or {})
+    expected_data = {"elasticsearch": "/usr/share/elasticsearch/data", "redis": "/data"}
+    for name in BACKENDS:
+        check = services[name].get("healthcheck") or {}
+        assert check.get("test") and not check.get("disable"), f"{name} has no healthcheck"
+        volumes = [m for m in _mounts(services[name]) if m["type"] == "volume"]
+        assert any(m["source"] in named and m["target"] == expected_data[name] for m in volumes), \
+            f"{name}: no named volume at {expected_data[name]}"
+    es_test = " ".join(services["elasticsearch"]["healthcheck"]["test"])
+    assert "_cluster/health" in es_test and "wait_for_status=yellow" in es_test
+    assert services["redis"]["healthcheck"]["test"][-2:] == ["redis-cli", "ping"]
+
+
+def test_elasticsearch_image_and_settings(services: dict) -> None:
+    es = services["elasticsearch"]
+    assert es["image"] == f"docker.elastic.co/elasticsearch/elasticsearch:{ES_VERSION}"
+    env = _env(es)
+    assert env["discovery.type"] == "single-node"
+    assert env["xpack.security.enabled"] == "false"
+    assert re.search(r"-Xms\S+", env["ES_JAVA_OPTS"]) and re.search(r"-Xmx\S+", env["ES_JAVA_OPTS"])
+    assert es["ulimits"]["memlock"] == {"soft": -1, "hard": -1}
+    assert es["ulimits"]["nofile"]["soft"] >= 65535
+
+
+def test_hunspell_dictionary_is_mounted_read_only(services: dict) -> None:
+    mounts = [m for m in _mounts(services["elasticsearch"]) if m["target"] == HUNSPELL_TARGET]
+    assert len(mounts) == 1, f"no mount at {HUNSPELL_TARGET}"
+    (mount,) = mounts
+    assert mount["type"] == "bind" and mount.get("read_only") is True
+    assert (ROOT / mount["source"]).resolve() == HUNSPELL_SOURCE
+    for name in ("en_US.aff", "en_US.dic"):
+        assert (HUNSPELL_SOURCE / name).is_file(), f"{HUNSPELL_SOURCE / name} is missing"
+
+
+def test_app_services_share_the_image_and_environment(services: dict) -> None:
+    images = set()
+    for name in APP_SERVICES:
+        svc = services[name]
+        build = svc["build"]
+        assert (ROOT / build["context"]).resolve() == ROOT, name
+        assert build["dockerfile"] == "deploy/Dockerfile", name
+        images.add(svc["image"])
+        env = _env(svc)
+        assert env["ES_URL"] == "http://elasticsearch:9200", name
+        assert env["REDIS_URL"] == "redis://redis:6379/0", name
+        assert env["PAPERLIST_HOST"] == "0.0.0.0" and env["PAPERLIST_PORT"] == "8000", name
+    assert len(images) == 1, f"worker, web and bootstrap should share one image, not {images}"
+
+
+def test_app_services_commands_and_lifecycle(services: dict) -> None:
+    worker, web, bootstrap = (services[n] for n in APP_SERVICES)
+    assert worker["command"] == ["celery", "-A", "services.indexer.worker", "worker", "-Q", "paperlist",
+                                 "--loglevel", "INFO"]
+    assert bootstrap["command"] == ["paperlist", "ingest", "--if-empty", "data/sample"]
+    assert (ROOT / "data" / "sample").is_dir()
+    assert web["command"][:3] == ["gunicorn", "-c", "deploy/gunicorn.conf.py"]
+    assert (ROOT / "deploy" / "gunicorn.conf.py").is_file()
+
+    assert worker["restart"] == "unless-stopped" and web["restart"] == "unless-stopped"
+    assert bootstrap["restart"] == "no"  # a quoted "no": YAML's bare no is false
+    assert _seconds(worker["stop_grace_period"]) >= 60, "a running batch needs time to finish"
+
+    web_check = web["healthcheck"]["test"]
+    assert web_check[:2] == ["CMD", "python"] and "/healthz" in web_check[-1], \
+        "python-slim has no curl: the web healthcheck must use python"
+    # Passed through from the host, never a default: an empty token must not enable the admin API.
+    assert "PAPERLIST_ADMIN_TOKEN" in _env(web) and _env(web)["PAPERLIST_ADMIN_TOKEN"] is None
+    assert "PAPERLIST_ADMIN_TOKEN" not in _env(worker)
+
+
+# -- the Dockerfile -----------------------------------------------------------------------
+
+def _instructions(path: Path) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) with continuation lines joined and comments dropped."""
+    logical, current = [], ""
+    for raw in path.read_text().splitlines():
+        line = raw.strip()
+        if not current and (not line or line.startswith("#")):
+            continue
+        if current and line.startswith("#"):
+            continue
+        if line.endswith("\\"):
+            current += line[:-1] + " "
+            continue
+        current += line
+        logical.append(current)
+        current = ""
+    if current:
+        logical.append(current)
+    out = []
+    for text in logical:
+        keyword, _, args = text.partition(" ")
+        out.append((keyword.upper(), args.strip()))
+    return out
+
+
+@pytest.fixture(scope="module")
+def dockerfile() -> list[tuple[str, str]]:
+    return _instructions(DOCKERFILE)
+
+
+def _final_stage(instructions: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    starts = [i for i, (kw, _) in enumerate(instructions) if kw == "FROM"]
+    return instructions[starts[-1]:]
+
+
+def test_dockerfile_base_image_is_pinned(dockerfile: list[tuple[str, str]]) -> None:
+    text = DOCKERFILE.read_text()
+    assert re.search(r"\bpython:3\.11-slim\b", text)
+    assert not re.search(r"\bpython:(latest|3-slim|slim)\b", text)
+    assert any(kw == "FROM" for kw, _ in dockerfile)
+
+
+def test_dockerfile_runs_as_non_root(dockerfile: list[tuple[str, str]]) -> None:
+    users = [args for kw, args in _final_stage(dockerfile) if kw == "USER"]
+    assert users, "the final stage has no USER"
+    user = users[-1].split(":")[0]
+    assert user not in ("root", "0", ""), f"USER {users[-1]}"
+
+
+def test_dockerfile_installs_dependencies_before_the_source(dockerfile: list[tuple[str, str]]) -> None:
+    copies = [(i, args) for i, (kw, args) in enumerate(dockerfile) if kw == "COPY"]
+
+    def first(source: str) -> int:
+        hits = [i for i, args in copies
+                if "--from" not in args and source in args.split()[:-1]]
+        assert hits, f"no COPY of {source}"
+        return hits[0]
+
+    assert first("pyproject.toml") < first("services")
+    install = [i for i, (kw, args) in enumerate(dockerfile) if kw == "RUN" and "install" in args]
+    assert install and first("pyproject.toml") < install[0] < first("services"), \
+        "the dependency install must sit between COPY pyproject.toml and COPY services"
+
+
+def test_dockerfile_runtime_shape(dockerfile: list[tuple[str, str]]) -> None:
+    keywords = [kw for kw, _ in dockerfile]
+    assert "HEALTHCHECK" not in keywords, "compose defines the healthchecks"
+    final = _final_stage(dockerfile)
+    assert ("EXPOSE", "8000") in final
+    env = " ".join(args for kw, args in dockerfile if kw == "ENV")  # the stages share `base`
+    for var in ("PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PAPERLIST_HOST=0.0.0.0"):
+        assert var in env, var
+    (cmd,) = [args for kw, args in final if kw == "CMD"]
+    assert json.loads(cmd)[:3] == ["gunicorn", "-c", "deploy/gunicorn.conf.py"]
+    # no compilers in the runtime stage
+    final_runs = " ".join(args for kw, args in final if kw == "RUN")
+    assert not re.search(r"\b(gcc|g\+\+|build-essential|make)\b", final_runs)
+
+
+def test_dockerfile_sources_exist_and_are_not_ignored(dockerfile: list[tuple[str, str]]) -> None:
+    ignored = {line.strip().rstrip("/") for line in DOCKERIGNORE.read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    for kw, args in dockerfile:
+        if kw != "COPY" or "--from" in args:
+            continue
+        for source in [a for a in args.split() if not a.startswith("--")][:-1]:
+            assert (ROOT / source).exists(), f"COPY {source}: not in the repository"
+            assert source.rstrip("/") not in ignored, f"COPY {source}: excluded by .dockerignore"
+    for pattern in (".git", ".cache", "run", "bench/results", "**/__pycache__", ".pytest_cache", ".env"):
+        assert pattern in ignored, f".dockerignore should keep {pattern} out"
