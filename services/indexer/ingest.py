@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import time
 import uuid
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -51,12 +50,12 @@ class Summary:
 @dataclass
 class _Batch:
     batch_id: str
-    payload: bytes  # compressed JSON of the segments, kept for re-sending
+    refs: list[tuple[str, list[int]]]  # (source, positions): enough to read it again
     records: int
-    sent_at: float
 
 
 ProgressFn = Callable[[RunCounts, int, bool], None]
+MAX_IN_FLIGHT = 8
 
 
 class Ingest:
@@ -64,7 +63,8 @@ class Ingest:
 
     def __init__(self, settings: Settings, celery: Celery, es: Elasticsearch, client: redis.Redis, *,
                  alias: str | None = None, prune: bool = False, rejects_dir: Path | None = None,
-                 batch_size: int | None = None, stall_seconds: float = 90.0, timeout: float = 4 * 3600):
+                 batch_size: int | None = None, stall_seconds: float = 30.0, worker_wait: float = 120.0,
+                 timeout: float = 4 * 3600):
         self.settings = settings
         self.celery = celery
         self.es = es
@@ -74,6 +74,7 @@ class Ingest:
         self.rejects_dir = rejects_dir or settings.run_dir / "rejects"
         self.batch_size = batch_size or settings.batch_size
         self.stall_seconds = stall_seconds
+        self.worker_wait = worker_wait
         self.timeout = timeout
         self.run_id = uuid.uuid4().hex[:12]
         self.run = IngestRun(client, self.run_id)
@@ -83,13 +84,16 @@ class Ingest:
         self._seen: dict[str, str] = {}
         self._conference_years: set[tuple[str, int]] = set()
         self._per_source: dict[str, int] = {}
+        self._progress: ProgressFn | None = None
+        self._reading_done = False
+        self._last_done, self._last_change, self._last_progress = -1, time.monotonic(), 0.0
 
     # -- the run -----------------------------------------------------------------------
 
     def execute(self, sources: Sequence[str], progress: ProgressFn | None = None) -> Summary:
         started = time.monotonic()
         summary = Summary(self.run_id)
-        self._check_worker()
+        self._progress = progress
         ensure_index(self.settings, self.es, self.redis, self.alias)
         self.run.start(self.alias, sources)
         locations = []
@@ -106,10 +110,9 @@ class Ingest:
                 summary.problems.append(str(exc))
                 continue
             self._read(loaded)
-            if progress:
-                progress(self.run.counts(), self._read_total(), False)
         self._flush()
-        self._wait(progress)
+        self._reading_done = True
+        self._wait()
         counts = self.run.counts()
         summary.read, summary.indexed, summary.unchanged, summary.rejected = (
             counts.read, counts.indexed, counts.unchanged, counts.rejected)
@@ -155,63 +158,78 @@ class Ingest:
         if not self._pending:
             return
         segments = [{"source": s, "records": r} for s, r in self._segments.items()]
-        batch = _Batch(f"b{len(self._batches):05d}", zlib.compress(json.dumps(segments).encode(), 3),
-                       self._pending, time.monotonic())
+        batch = _Batch(f"b{len(self._batches):05d}",
+                       [(s, [pos for pos, _ in r]) for s, r in self._segments.items()], self._pending)
         self._batches[batch.batch_id] = batch
         self.run.add(batches=1)
         self._send(batch, segments)
         self._segments, self._pending = {}, 0
+        # Backpressure: read no further ahead than the workers can use, so Redis holds
+        # a few batches, not the whole corpus.
+        while len(self._batches) - len(self._poll()) > MAX_IN_FLIGHT:
+            time.sleep(0.05)
 
     def _send(self, batch: _Batch, segments: list | None = None) -> None:
         if segments is None:
-            segments = json.loads(zlib.decompress(batch.payload))
-        batch.sent_at = time.monotonic()
+            segments = self._reread(batch)
         self.celery.send_task("paperlist.ingest_batch", args=[self.run_id, self.alias, batch.batch_id, segments],
-                              queue=self.settings.queue, compression="zlib")
+                              queue=self.settings.queue)
 
-    def _wait(self, progress: ProgressFn | None) -> None:
+    def _reread(self, batch: _Batch) -> list[dict]:
+        segments = []
+        for source, positions in batch.refs:
+            records = dict(load(source).records)
+            segments.append({"source": source, "records": [[p, records[p]] for p in positions if p in records]})
+        return segments
+
+    def _wait(self) -> None:
         deadline = time.monotonic() + self.timeout
-        last_change, last_done = time.monotonic(), -1
-        while True:
-            counts = self.run.counts()
-            if progress:
-                progress(counts, self._read_total(), True)
-            done = self.run.done_batches()
-            if len(done) >= len(self._batches):
-                return
-            if len(done) != last_done:
-                last_done, last_change = len(done), time.monotonic()
-            now = time.monotonic()
-            if now > deadline:
-                raise IngestError(f"gave up after {self.timeout:.0f}s: {len(self._batches) - len(done)} "
-                                  "batches unfinished")
-            if now - last_change > self.stall_seconds:
-                self._resend_lost(done)
-                last_change = now
-            time.sleep(0.3)
+        while len(self._poll()) < len(self._batches):
+            if time.monotonic() > deadline:
+                raise IngestError(f"gave up after {self.timeout:.0f}s with batches unfinished")
+            time.sleep(0.2)
+
+    def _poll(self) -> set[str]:
+        """Finished batches; on a stall, find out why and re-send what a dead worker lost."""
+        done = self.run.done_batches()
+        now = time.monotonic()
+        if len(done) != self._last_done:
+            self._last_done, self._last_change = len(done), now
+        elif now - self._last_change > self.stall_seconds:
+            self._last_change = now
+            self._check_worker()
+            self._resend_lost(done)
+        if self._progress and now - self._last_progress > 0.2:
+            self._last_progress = now
+            self._progress(self.run.counts(), self._read_total(), self._reading_done)
+        return done
 
     def _resend_lost(self, done: set[str]) -> None:
         """Batches neither finished nor held by a worker were lost with a killed worker."""
         if self.redis.llen(self.settings.queue):
             return  # still queued: slow, not lost
-        lost = [b for bid, b in self._batches.items() if bid not in done and not self.run.leased(bid)]
-        if lost and not self.celery.control.ping(timeout=2):
-            return  # nobody to give them to; keep waiting for a worker to come back
-        for batch in lost:
-            self._send(batch)
+        for batch_id, batch in self._batches.items():
+            if batch_id not in done and not self.run.leased(batch_id):
+                self._send(batch)
 
     def _read_total(self) -> int:
         return sum(self._per_source.values())
 
     def _check_worker(self) -> None:
-        try:
-            replies = self.celery.control.inspect(timeout=3).active_queues() or {}
-        except (OSError, redis.RedisError) as exc:
-            raise IngestError(f"Redis at {self.settings.redis_url} is not reachable: {exc}") from None
-        if not any(q.get("name") == self.settings.queue for queues in replies.values() for q in queues):
-            raise IngestError(f"no Celery worker consumes the '{self.settings.queue}' queue; "
-                              "start one with `paperlist up` or `celery -A services.indexer.worker worker "
-                              f"-Q {self.settings.queue}`")
+        """A worker must consume our queue; wait a while for one that is (re)starting."""
+        deadline = time.monotonic() + self.worker_wait
+        while True:
+            try:
+                replies = self.celery.control.inspect(timeout=2).active_queues() or {}
+            except (OSError, redis.RedisError) as exc:
+                raise IngestError(f"Redis at {self.settings.redis_url} is not reachable: {exc}") from None
+            if any(q.get("name") == self.settings.queue for queues in replies.values() for q in queues):
+                return
+            if time.monotonic() > deadline:
+                raise IngestError(f"no Celery worker consumes the '{self.settings.queue}' queue; start one "
+                                  "with `paperlist up` or `celery -A services.indexer.worker worker "
+                                  f"-Q {self.settings.queue}`")
+            time.sleep(2)
 
     def _prune(self) -> int:
         result = self.celery.send_task(

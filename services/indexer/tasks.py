@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import asdict
 
 import elastic_transport
@@ -50,6 +51,7 @@ def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[di
     """Normalise and index one batch of raw records: ``segments`` = [{source, records: [[pos, record]]}]."""
     run = IngestRun(self.redis, run_id)
     run.lease(batch_id, BATCH_LEASE)
+    started = time.perf_counter()
     papers, rejects = [], []
     for segment in segments:
         source = segment["source"]
@@ -61,6 +63,7 @@ def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[di
             except Exception as exc:  # a bug on one odd record must not sink the batch
                 log.exception("normalising %s#%s failed", source, position)
                 rejects.append(reject_entry(source, position, f"internal error: {exc!r}"[:300], record))
+    normalised = time.perf_counter()
     try:
         result = index_papers(self.es, self.redis, alias, papers, run_id)
     except ApiError as exc:
@@ -69,7 +72,9 @@ def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[di
     rejects += [reject_entry(p.source, p.position, reason, {"title": p.title}) for p, reason in result.failures]
     counts = {"indexed": result.indexed, "unchanged": result.unchanged, "rejected": len(rejects)}
     run.finish_batch(batch_id, counts, rejects)
-    return counts
+    # Timings in the result (and the worker log) show where a slow ingest spends its time.
+    return {**counts, "normalise_s": round(normalised - started, 3),
+            "index_s": round(time.perf_counter() - normalised, 3)}
 
 
 @shared_task(name="paperlist.prune", bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)

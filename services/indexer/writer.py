@@ -82,7 +82,9 @@ def delete_papers(es: Elasticsearch, client: redis.Redis, alias: str, ids: Seque
 
 
 def _stored_hashes(es: Elasticsearch, alias: str, ids: list[str]) -> dict[str, tuple[str, str]]:
-    resp = es.mget(index=alias, ids=ids, source_includes=["content_hash", "ingest_run"], realtime=True)
+    # Not realtime: a realtime get of a just-written id forces a refresh. Missing a
+    # document written in the last second only means indexing it once more.
+    resp = es.mget(index=alias, ids=ids, source_includes=["content_hash", "ingest_run"], realtime=False)
     out = {}
     for doc in resp["docs"]:
         if doc.get("found"):

@@ -1,0 +1,119 @@
+"""Shared by the benchmarks: real stores, a worker on a queue of its own, corpus loading, stats.
+
+Benchmarks report ratios against a baseline measured in the same run, with p50/p99 and
+throughput, because these machines are noisy (2 shared cores): absolute numbers move
+between runs, ratios much less.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from services.settings import Settings, load_settings  # noqa: E402
+
+RESULTS = REPO / "bench" / "results"
+
+
+def bench_settings(**overrides: str) -> Settings:
+    base = load_settings()
+    values = {"REDIS_URL": base.redis_url.rsplit("/", 1)[0] + "/14",
+              "PAPERLIST_QUEUE": f"paperlist-bench-{uuid.uuid4().hex[:6]}"}
+    values.update(overrides)
+    return load_settings(**values)
+
+
+def ensure_stores(settings: Settings) -> None:
+    from services.indexer.stack import LocalStack
+
+    stack = LocalStack(settings, log=lambda line: print(f"  {line}", file=sys.stderr))
+    stack.redis.ensure(stack.log)
+    stack.elasticsearch.ensure(stack.log)
+
+
+class BenchWorker:
+    """A Celery worker process for the benchmark's own queue."""
+
+    def __init__(self, settings: Settings, concurrency: int | None = None):
+        self.settings = settings
+        self.concurrency = concurrency or settings.worker_concurrency
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> BenchWorker:
+        from services.indexer.celery_app import create_celery
+
+        env = {**os.environ, "ES_URL": self.settings.es_url, "REDIS_URL": self.settings.redis_url,
+               "PAPERLIST_QUEUE": self.settings.queue}
+        log = REPO / "run" / "bench-worker.log"
+        log.parent.mkdir(exist_ok=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "services.indexer.worker", "worker", "-Q", self.settings.queue,
+             "--concurrency", str(self.concurrency), "--loglevel", "INFO", "-n", f"bench-{uuid.uuid4().hex[:6]}@%h",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            env=env, cwd=REPO, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        celery = create_celery(self.settings)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            replies = celery.control.inspect(timeout=1).active_queues() or {}
+            if any(q["name"] == self.settings.queue for qs in replies.values() for q in qs):
+                return self
+        raise RuntimeError(f"benchmark worker did not start; see {log}")
+
+    def __exit__(self, *exc) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+def corpus_files(corpus: Path, step: int = 1) -> list[Path]:
+    files = sorted(p for p in corpus.rglob("*") if p.name.endswith((".json", ".json.gz")))
+    if not files:
+        raise SystemExit(f"no corpus files under {corpus} (set --corpus or PAPERLIST_CORPUS)")
+    return files[::step]
+
+
+def read_records(files: list[Path]) -> Iterator[tuple[str, int, object]]:
+    for path in files:
+        raw = path.read_bytes()
+        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+        for position, record in enumerate(data):
+            yield str(path.resolve()), position, record
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    if not samples:
+        return {"p50": 0.0, "p99": 0.0, "mean": 0.0}
+    ordered = sorted(samples)
+    return {"p50": ordered[len(ordered) // 2],
+            "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+            "mean": statistics.fmean(ordered)}
+
+
+def save(name: str, payload: dict) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dt%H%M%S")
+    path = RESULTS / f"{name}-{stamp}.json"
+    path.write_text(json.dumps(payload, indent=2))
+    return path
+
+
+def drop(es, prefix: str) -> None:
+    names = [row["index"] for row in es.cat.indices(index=f"{prefix}*", format="json", h="index")]
+    if names:
+        es.indices.delete(index=",".join(names), ignore_unavailable=True)
