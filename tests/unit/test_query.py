@@ -1,0 +1,416 @@
+"""Search bodies (build_search) and response shaping (results.shape), without Elasticsearch."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from services.search import query
+from services.search.documents import SUMMARY_FIELDS, to_document
+from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
+from services.search.query import HIGHLIGHT, SORTS, build_search, facet_filter
+from services.search.request import FACETS, MAX_WINDOW, SearchRequest, decode_cursor, parse_request
+from services.search.results import FacetValue, facet_label, shape
+
+FACET_NAMES = [f.name for f in FACETS]
+HIDE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
+
+
+def req(**params) -> SearchRequest:
+    args = {k: (v if isinstance(v, list) else [v]) for k, v in params.items()}
+    return parse_request(args, allow_search_after=True)
+
+
+def post_filters(body: dict) -> list[dict]:
+    return body["post_filter"]["bool"]["filter"]
+
+
+def agg_filters(body: dict, facet: str) -> list[dict]:
+    f = body["aggs"][facet]["filter"]
+    return f["bool"]["filter"] if "bool" in f else []
+
+
+def query_filters(body: dict) -> list[dict]:
+    return body["query"]["bool"]["filter"]
+
+
+CONF = {"terms": {"conference": ["icml", "neurips"]}}
+TOPIC = {"terms": {"topics": ["robotics"]}}
+YEARS = {"bool": {"should": [{"range": {"year": {"gte": 2018, "lte": 2020}}}], "minimum_should_match": 1}}
+CODE = {"terms": {"has_code": [True]}}
+
+
+# --- facet filters -------------------------------------------------------------------------------
+
+class TestFacetFilters:
+    def test_facet_filters_go_to_post_filter_not_query(self):
+        body = build_search(req(q="graph", conference=["ICML", "nips"], topic="robotics",
+                                year="2018-2020", has_code="yes"))
+        pf = post_filters(body)
+        for clause in (CONF, TOPIC, YEARS, CODE, HIDE):
+            assert clause in pf
+        assert len(pf) == 5
+        text = json.dumps(body["query"])
+        assert "icml" not in text and "robotics" not in text and "has_code" not in text
+        assert query_filters(body) == []
+
+    def test_no_filters_still_hides_rejected(self):
+        body = build_search(SearchRequest())
+        assert post_filters(body) == [HIDE]
+
+    @pytest.mark.parametrize("facet", FACET_NAMES)
+    def test_each_aggregation_uses_the_other_filters_not_its_own(self, facet):
+        body = build_search(req(conference=["icml", "neurips"], topic="robotics", year="2018-2020",
+                                has_code="true"))
+        own = {"conference": CONF, "topic": TOPIC, "year": YEARS, "has_code": CODE, "status": HIDE}
+        filters = agg_filters(body, facet)
+        for name, clause in own.items():
+            if name == facet:
+                assert clause not in filters
+            else:
+                assert clause in filters
+        assert len(filters) == len(own) - (1 if facet in own else 0)
+
+    def test_no_active_filters_besides_status(self):
+        body = build_search(SearchRequest())
+        assert body["aggs"]["status"]["filter"] == {"match_all": {}}
+        for facet in FACET_NAMES:
+            if facet != "status":
+                assert agg_filters(body, facet) == [HIDE]
+
+    def test_every_facet_is_aggregated_with_its_field_and_size(self):
+        aggs = build_search(SearchRequest())["aggs"]
+        assert list(aggs) == FACET_NAMES
+        for facet in FACETS:
+            terms = aggs[facet.name]["aggs"]["values"]["terms"]
+            assert terms["field"] == facet.field
+            assert terms["size"] == facet.size
+
+    def test_year_aggregation_has_range_and_histogram(self):
+        inner = build_search(SearchRequest())["aggs"]["year"]["aggs"]
+        assert inner["values"]["terms"]["order"] == {"_key": "desc"}
+        assert inner["range"] == {"stats": {"field": "year"}}
+        assert inner["histogram"]["histogram"]["field"] == "year"
+        assert inner["histogram"]["histogram"]["interval"] == 1
+        assert "selected" not in inner
+
+    def test_selected_values_get_exact_count_filters(self):
+        aggs = build_search(req(conference=["icml", "neurips"], has_code="no", year=["2019", "2015-2016"]))["aggs"]
+        assert aggs["conference"]["aggs"]["selected"]["filters"]["filters"] == {
+            "icml": {"terms": {"conference": ["icml"]}}, "neurips": {"terms": {"conference": ["neurips"]}}}
+        assert aggs["has_code"]["aggs"]["selected"]["filters"]["filters"] == {
+            "false": {"terms": {"has_code": [False]}}}
+        assert aggs["year"]["aggs"]["selected"]["filters"]["filters"] == {
+            "2019": {"range": {"year": {"gte": 2019, "lte": 2019}}},
+            "2015-2016": {"range": {"year": {"gte": 2015, "lte": 2016}}}}
+        assert "selected" not in aggs["topic"]["aggs"]
+
+    @pytest.mark.parametrize("facet, field", [(f.name, f.field) for f in FACETS if f.name not in ("year", "has_code")])
+    def test_facet_filter_fields(self, facet, field):
+        assert facet_filter(facet, ("a", "b"), ()) == {"terms": {field: ["a", "b"]}}
+        assert facet_filter(facet, (), ()) is None
+
+    def test_year_facet_filter_ors_ranges(self):
+        assert facet_filter("year", (), ((2018, 2018), (2020, 2022))) == {"bool": {"should": [
+            {"range": {"year": {"gte": 2018, "lte": 2018}}},
+            {"range": {"year": {"gte": 2020, "lte": 2022}}}], "minimum_should_match": 1}}
+        assert facet_filter("year", (), ()) is None
+
+
+class TestHiddenStatuses:
+    def test_hidden_by_default_via_the_status_facet_default(self):
+        body = build_search(req(q="x"))
+        assert HIDE in post_filters(body)
+        assert set(HIDE["bool"]["must_not"][0]["terms"]["status"]) == {"reject", "withdrawn"}
+        # the status facet itself still counts them, so the user can ask for them
+        assert body["aggs"]["status"]["filter"] == {"match_all": {}}
+        assert HIDE in agg_filters(body, "conference")
+
+    @pytest.mark.parametrize("selected", [["reject"], ["withdrawn", "oral"], ["poster"]])
+    def test_selecting_status_replaces_the_default(self, selected):
+        body = build_search(req(status=selected))
+        assert HIDE not in post_filters(body)
+        assert {"terms": {"status": selected}} in post_filters(body)
+        assert "must_not" not in json.dumps(body)
+        for facet in FACET_NAMES:
+            assert HIDE not in agg_filters(body, facet)
+
+
+# --- the query part ------------------------------------------------------------------------------
+
+class TestQuery:
+    def test_scopes_in_the_text_become_query_filters(self):
+        body = build_search(req(q="graph conference:NIPS conference:iclr year:2018-2020"))
+        filters = query_filters(body)
+        assert {"terms": {"conference": ["neurips", "iclr"]}} in filters
+        assert YEARS in filters
+        assert "post_filter" in body and CONF not in post_filters(body)
+
+    def test_scope_and_facet_combine(self):
+        body = build_search(req(q="conference:iclr", conference="icml"))
+        assert {"terms": {"conference": ["iclr"]}} in query_filters(body)
+        assert {"terms": {"conference": ["icml"]}} in post_filters(body)
+
+    def test_plain_text_has_no_query_filters(self):
+        assert query_filters(build_search(req(q="graph neural networks"))) == []
+
+    def test_text_is_in_must(self):
+        body = build_search(req(q="transformers"))
+        assert "transformers" in json.dumps(body["query"]["bool"]["must"])
+
+
+class TestSortAndPaging:
+    @pytest.mark.parametrize("q, sort, expected", [
+        ("", "relevance", "newest"),
+        ("graph", "relevance", "relevance"),
+        ("", "newest", "newest"),
+        ("", "oldest", "oldest"),
+        ("graph", "citations", "citations"),
+        ("graph", "newest", "newest"),
+    ])
+    def test_sort_mapping(self, q, sort, expected):
+        assert build_search(req(q=q, sort=sort))["sort"] == SORTS[expected]
+
+    def test_relevance_sorts_by_score_first_and_ties_on_paper_id(self):
+        assert SORTS["relevance"][0] == "_score"
+        for spec in SORTS.values():
+            assert spec[-1] == {"paper_id": "asc"}
+        assert SORTS["oldest"][0] == {"year": "asc"}
+        assert SORTS["newest"][0] == {"year": "desc"}
+        assert list(SORTS["citations"][0]) == ["citations"]
+
+    def test_from_and_size(self):
+        body = build_search(req(page="3", page_size="25"))
+        assert (body["from"], body["size"]) == (50, 25)
+        assert "search_after" not in body
+        assert body["track_total_hits"] is True
+
+    def test_search_after_replaces_from(self):
+        r = SearchRequest(q="x", search_after=(2020, 3, "iclr-2020-abc"))
+        body = build_search(r)
+        assert body["search_after"] == [2020, 3, "iclr-2020-abc"]
+        assert "from" not in body
+
+    def test_source_fields(self):
+        assert build_search(SearchRequest())["_source"] == SUMMARY_FIELDS
+        assert build_search(SearchRequest(), source=["title"])["_source"] == ["title"]
+
+
+class TestHighlightSuggestOptions:
+    def test_highlight_escapes_html(self):
+        body = build_search(req(q="x"))
+        assert body["highlight"]["encoder"] == "html"
+        assert body["highlight"]["pre_tags"] == ["<mark>"]
+        assert set(body["highlight"]["fields"]) == {"title", "abstract"}
+        assert body["highlight"] is HIGHLIGHT
+
+    def test_highlight_and_facets_can_be_turned_off(self):
+        body = build_search(req(q="x"), facets=False, highlight=False)
+        assert "highlight" not in body and "aggs" not in body
+        assert "post_filter" in body
+
+    @pytest.mark.parametrize("q, text", [
+        ("graph nueral netwrks", "graph nueral netwrks"),
+        ('"deep learning" gans', "deep learning gans"),
+        ("title:bert gans", "gans"),
+    ])
+    def test_suggest_when_there_is_free_text(self, q, text):
+        suggest = build_search(req(q=q))["suggest"]["did_you_mean"]
+        assert suggest["text"] == text
+        assert suggest["phrase"]["field"] == "title.shingles"
+
+    @pytest.mark.parametrize("q", ["", "conference:iclr", "year:2020", "-gans", "title:bert", "a OR b", "trans*"])
+    def test_no_suggest_without_free_text(self, q):
+        assert "suggest" not in build_search(req(q=q))
+
+    def test_suggest_text_is_capped(self):
+        body = build_search(req(q=" ".join(["word"] * 100)))
+        assert len(body["suggest"]["did_you_mean"]["text"]) <= 200
+
+    @pytest.mark.parametrize("params", [
+        {},
+        {"q": 'graph "neural nets" -gan title:x author:y conference:iclr year:>=2019 trans* a OR b'},
+        {"conference": ["icml"], "year": ["2018-2020", "2022"], "status": ["reject"], "has_code": ["yes", "no"],
+         "topic": ["robotics"], "track": ["main"], "keyword": ["k"], "author": ["A"], "affiliation": ["MIT"],
+         "sort": "citations", "page": "2"},
+        {"q": "ünïcode <script>", "search_after": "WzIwMjAsImEiXQ"},
+    ])
+    def test_body_is_json_serialisable(self, params):
+        body = build_search(req(**params))
+        assert json.loads(json.dumps(body)) == body
+
+
+# --- results.shape ---------------------------------------------------------------------------------
+
+def make_paper(i: int, **changes) -> Paper:
+    fields = dict(
+        paper_id=f"iclr-2020-{i:012x}", conference="iclr", conference_name="ICLR", year=2020,
+        title=f"Paper {i}", authors=[Author(name="Ada Lovelace", affiliation="MIT")],
+        abstract="An abstract.", topics=["robotics"], keywords=["k"], status="poster", status_raw="Poster",
+        links=Links(code="https://github.com/a/b"), citations=i,
+    )
+    fields.update(changes)
+    return Paper(**fields)
+
+
+def es_hit(paper: Paper, sort: list, highlight: dict | None = None) -> dict:
+    doc = to_document(paper)
+    hit = {"_index": "papers-v1", "_id": paper.paper_id, "_score": 1.0,
+           "_source": {k: doc[k] for k in SUMMARY_FIELDS}, "sort": sort}
+    if highlight is not None:
+        hit["highlight"] = highlight
+    return hit
+
+
+def buckets(*pairs) -> dict:
+    return {"buckets": [{"key": k, "doc_count": c} for k, c in pairs]}
+
+
+def es_response(total: int = 2, hits: list | None = None, suggest_options: list | None = None) -> dict:
+    if hits is None:
+        hits = [
+            es_hit(make_paper(1), [2020, 1, "iclr-2020-000000000001"],
+                   {"title": ["<mark>Paper</mark> 1"], "abstract": ["An <mark>abstract</mark>."]}),
+            es_hit(make_paper(2), [2020, 2, "iclr-2020-000000000002"]),
+        ]
+    resp = {
+        "took": 12,
+        "timed_out": False,
+        "hits": {"total": {"value": total, "relation": "eq"}, "max_score": 1.0, "hits": hits},
+        "aggregations": {
+            "conference": {"doc_count": 100, "values": buckets(("iclr", 60), ("neurips", 30), ("cfx", 10)),
+                           "selected": {"buckets": {"icml": {"doc_count": 0}, "neurips": {"doc_count": 31}}}},
+            "year": {
+                "doc_count": 100,
+                "values": buckets((2021, 40), (2020, 35), (2019, 25)),
+                "range": {"count": 100, "min": 2019.0, "max": 2021.0, "avg": 2020.1, "sum": 202010.0},
+                "histogram": buckets((2019.0, 25), (2020.0, 35), (2021.0, 40)),
+                "selected": {"buckets": {"2020": {"doc_count": 35}, "2010-2012": {"doc_count": 4}}},
+            },
+            "topic": {"doc_count": 100, "values": buckets(("robotics", 70), ("some-old-topic", 2))},
+            "status": {"doc_count": 100, "values": buckets(("poster", 80), ("accept", 15), ("reject", 5))},
+            "track": {"doc_count": 100, "values": buckets(("main", 95), ("Journal Track", 5))},
+            "has_code": {"doc_count": 100, "values": {"buckets": [
+                {"key": 0, "key_as_string": "false", "doc_count": 70},
+                {"key": 1, "key_as_string": "true", "doc_count": 30}]}},
+            "keyword": {"doc_count": 100, "values": buckets()},
+            "author": {"doc_count": 100, "values": buckets(("Ada Lovelace", 3))},
+            "affiliation": {"doc_count": 100, "values": buckets(("MIT", 3))},
+        },
+    }
+    if suggest_options is not None:
+        resp["suggest"] = {"did_you_mean": [{"text": "grpah", "offset": 0, "length": 5,
+                                             "options": suggest_options}]}
+    return resp
+
+
+SELECTED = dict(conference=["neurips", "icml"], year=["2020", "2010-2012"], page_size="2")
+
+
+class TestShape:
+    def test_hits(self):
+        results = shape(req(**SELECTED), es_response())
+        assert results.total == 2 and results.took_ms == 12
+        first, second = results.hits
+        assert first.paper.paper_id == "iclr-2020-000000000001"
+        assert first.paper.authors == [Author(name="Ada Lovelace", affiliation="MIT")]
+        assert first.paper.links.code == "https://github.com/a/b"
+        assert first.title_html == "<mark>Paper</mark> 1"
+        assert first.snippet_html == "An <mark>abstract</mark>."
+        assert first.sort == (2020, 1, "iclr-2020-000000000001")
+        assert (second.title_html, second.snippet_html) == ("", "")
+
+    def test_conference_facet_labels_counts_and_selection(self):
+        values = shape(req(**SELECTED), es_response()).facets["conference"]
+        assert values == [
+            FacetValue("iclr", "ICLR", 60, False),
+            FacetValue("neurips", "NeurIPS", 31, True),  # exact count from the "selected" filters agg
+            FacetValue("cfx", "CFX", 10, False),
+            FacetValue("icml", "ICML", 0, True),  # selected, absent from the buckets: kept
+        ]
+
+    def test_year_facet_sorted_newest_first_with_selected_ranges(self):
+        values = shape(req(**SELECTED), es_response()).facets["year"]
+        assert [(v.value, v.count, v.selected) for v in values] == [
+            ("2021", 40, False), ("2020", 35, True), ("2019", 25, False), ("2010-2012", 4, True)]
+        assert all(v.label == v.value for v in values)
+
+    def test_topic_status_has_code_labels(self):
+        facets = shape(req(has_code="true"), es_response()).facets
+        assert [(v.value, v.label) for v in facets["topic"]] == [
+            ("robotics", "Robotics & Autonomous Systems"), ("some-old-topic", "Some Old Topic")]
+        assert [(v.value, v.label) for v in facets["status"]] == [
+            ("poster", "Poster"), ("accept", "Accepted"), ("reject", "Rejected")]
+        assert [(v.value, v.label, v.count, v.selected) for v in facets["has_code"]] == [
+            ("false", "No code", 70, False), ("true", "Has code", 30, True)]
+        assert facets["keyword"] == []
+        assert facets["track"][1] == FacetValue("Journal Track", "Journal Track", 5, False)
+
+    def test_selected_value_without_any_count(self):
+        values = shape(req(author="Nobody"), es_response()).facets["author"]
+        assert values[-1] == FacetValue("Nobody", "Nobody", 0, True)
+        assert values[0] == FacetValue("Ada Lovelace", "Ada Lovelace", 3, False)
+
+    def test_year_histogram_and_span(self):
+        results = shape(req(), es_response())
+        assert results.year_histogram == [(2019, 25), (2020, 35), (2021, 40)]
+        assert all(isinstance(y, int) for y, _ in results.year_histogram)
+        assert results.year_span == (2019, 2021)
+
+    def test_empty_year_stats_give_no_span(self):
+        resp = es_response(total=0, hits=[])
+        resp["aggregations"]["year"]["range"] = {"count": 0, "min": None, "max": None}
+        resp["aggregations"]["year"]["histogram"] = buckets()
+        results = shape(req(), resp)
+        assert results.year_span is None and results.year_histogram == []
+
+    def test_no_aggregations(self):
+        resp = es_response()
+        del resp["aggregations"]
+        results = shape(req(), resp)
+        assert results.facets == {} and results.year_histogram == [] and results.year_span is None
+
+    def test_next_cursor_when_the_page_is_full(self):
+        results = shape(req(page_size="2"), es_response())
+        assert decode_cursor(results.next_cursor) == (2020, 2, "iclr-2020-000000000002")
+
+    def test_no_next_cursor_on_a_short_page(self):
+        assert shape(req(page_size="3"), es_response()).next_cursor is None
+        assert shape(req(), es_response(total=0, hits=[])).next_cursor is None
+
+    @pytest.mark.parametrize("total, size, pages", [
+        (0, 20, 1), (1, 20, 1), (20, 20, 1), (21, 20, 2), (9_999, 20, 500),
+        (12_345, 20, MAX_WINDOW // 20), (1_000_000, 100, 100), (1_000_000, 7, 1429),
+    ])
+    def test_pages_capped_by_the_window(self, total, size, pages):
+        results = shape(req(page_size=str(size)), es_response(total=total, hits=[]))
+        assert results.pages == pages
+
+    @pytest.mark.parametrize("total, suggestion", [(0, "graph"), (4, "graph"), (5, None), (100, None)])
+    def test_suggestion_only_when_few_hits(self, total, suggestion):
+        options = [{"text": "graph", "highlighted": "<em>graph</em>", "score": 0.2}]
+        results = shape(req(q="grpah"), es_response(total=total, hits=[], suggest_options=options))
+        assert results.suggestion == suggestion
+        assert query.SUGGEST_BELOW == 5
+
+    def test_no_suggestion_without_options(self):
+        assert shape(req(q="x"), es_response(total=0, hits=[], suggest_options=[])).suggestion is None
+        assert shape(req(q="x"), es_response(total=0, hits=[])).suggestion is None
+
+    def test_partial_source_gets_defaults(self):
+        hit = {"_id": "x", "_source": {"paper_id": "x", "title": "T", "year": 2020, "conference": "iclr"}}
+        paper = shape(req(), es_response(total=1, hits=[hit])).hits[0].paper
+        assert paper.title == "T" and paper.authors == [] and paper.links == Links()
+        assert paper.track == "main" and paper.status == "unknown" and paper.citations is None
+
+
+@pytest.mark.parametrize("name, value, label", [
+    ("conference", "nips", "NeurIPS"), ("conference", "siggraphasia", "SIGGRAPH Asia"),
+    ("conference", "longunknownconf", "Longunknownconf"), ("topic", "computer-vision", "Computer Vision"),
+    ("status", "withdrawn", "Withdrawn"), ("status", "unknown", "Unknown"), ("status", "oral", "Oral"),
+    ("has_code", "true", "Has code"), ("has_code", "false", "No code"), ("track", "main", "main"),
+    ("author", "Ada", "Ada"),
+])
+def test_facet_label(name, value, label):
+    assert facet_label(name, value) == label
