@@ -8,10 +8,11 @@ import re
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]")
 _SPACE = re.compile(r"\s+")
 # Only real HTML tags are removed: abstracts also hold "<Subject, Verb, Object>" or "</s>".
-_HTML_TAGS = ("a|abbr|b|big|blockquote|br|center|code|div|em|font|h[1-6]|hr|i|img|li|math|mi|mn|mo|"
-              "mrow|msub|msubsup|msup|ol|p|pre|small|span|strike|strong|sub|sup|table|tbody|td|th|"
-              "thead|tr|tt|u|ul")
-_TAG = re.compile(rf"</?(?:{_HTML_TAGS})(?:\s[^<>]*)?/?>", re.IGNORECASE)
+# Inline tags vanish ("H<sub>2</sub>O" is "H2O"); block tags separate words.
+_INLINE_TAGS = "a|abbr|b|big|code|em|font|i|math|mi|mn|mo|mrow|msub|msubsup|msup|small|span|strike|strong|sub|sup|tt|u"
+_BLOCK_TAGS = "blockquote|br|center|div|h[1-6]|hr|img|li|ol|p|pre|table|tbody|td|th|thead|tr|ul"
+_INLINE = re.compile(rf"</?(?:{_INLINE_TAGS})(?:\s[^<>]*)?/?>", re.IGNORECASE)
+_BLOCK = re.compile(rf"</?(?:{_BLOCK_TAGS})(?:\s[^<>]*)?/?>", re.IGNORECASE)
 _DROPPED = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 
 
@@ -27,7 +28,7 @@ def strip_html(value: str) -> str:
     so an escaped ``&lt;script&gt;`` stays visible text (and is escaped again on output).
     """
     if "<" in value:
-        value = _TAG.sub(" ", _DROPPED.sub(" ", value))
+        value = _INLINE.sub("", _BLOCK.sub(" ", _DROPPED.sub(" ", value)))
     return clean_text(value)
 
 

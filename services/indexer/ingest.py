@@ -85,6 +85,7 @@ class Ingest:
         self._conference_years: set[tuple[str, int]] = set()
         self._per_source: dict[str, int] = {}
         self._progress: ProgressFn | None = None
+        self._problems: list[str] = []
         self._reading_done = False
         self._last_done, self._last_change, self._last_progress = -1, time.monotonic(), 0.0
 
@@ -113,6 +114,7 @@ class Ingest:
         self._flush()
         self._reading_done = True
         self._wait()
+        summary.problems += self._problems
         counts = self.run.counts()
         summary.read, summary.indexed, summary.unchanged, summary.rejected = (
             counts.read, counts.indexed, counts.unchanged, counts.rejected)
@@ -127,7 +129,9 @@ class Ingest:
     def _read(self, loaded: LoadedSource) -> None:
         rejects = []
         for position, reason in loaded.errors:
-            if position is not None:
+            if position is None:  # about the file, not a record
+                self._problems.append(f"{loaded.location}: {reason}")
+            else:
                 rejects.append(reject_entry(loaded.location, position, reason))
         self._per_source[loaded.location] = len(loaded.records) + len(rejects)
         for position, record in loaded.records:

@@ -169,7 +169,7 @@ def _year(record: dict, origin: Origin) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise Rejected(f"year is a {type(value).__name__}, not a number")
     text = str(value).strip()
-    if not text.isdigit() or not 1950 <= int(text) <= 2100:
+    if not (text.isascii() and text.isdigit()) or not 1950 <= int(text) <= 2100:
         raise Rejected(f"year {text[:20]!r} is not a year")
     return int(text)
 
@@ -225,10 +225,12 @@ def _award(value: object) -> bool:
 
 
 def _citations(value: object) -> int | None:
+    """Citation count when it is a sane non-negative number (sources use -1 for unknown)."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, (int, float)) and value >= 0:
+    if isinstance(value, str):
+        text = value.strip()
+        value = int(text) if text.isascii() and text.isdigit() else None
+    if isinstance(value, (int, float)) and 0 <= value < 10**9:
         return int(value)
     return None

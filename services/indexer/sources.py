@@ -19,9 +19,10 @@ import requests
 
 MAX_DOWNLOAD = 512 * 1024 * 1024
 SUFFIXES = (".json", ".json.gz")
-# Where the next record can start: an object opening with a key. A raw ``{"`` cannot occur
-# inside a JSON string (the quote would be escaped), unlike the ``{`` of BibTeX fields.
-_RECORD_START = re.compile(r'\{\s*"')
+# Where the next record starts after damage: an object opening with a key right after an
+# array comma. A raw ``"`` cannot occur inside a JSON string, and a nested object follows
+# a colon, so this matches neither inside a record nor in a BibTeX field's braces.
+_NEXT_RECORD = re.compile(r'[,\[]\s*(\{\s*")')
 
 
 class SourceError(ValueError):
@@ -92,7 +93,7 @@ def parse_array(location: str, text: str) -> LoadedSource:
 
 
 def _salvage(loaded: LoadedSource, text: str, first: json.JSONDecodeError) -> LoadedSource:
-    """Decode the array element by element, skipping to the next ``{`` after damage."""
+    """Decode the array element by element, skipping to the next record after damage."""
     decoder = json.JSONDecoder()
     start = text.find("[")
     if start < 0:
@@ -100,7 +101,10 @@ def _salvage(loaded: LoadedSource, text: str, first: json.JSONDecodeError) -> Lo
     pos, position = start + 1, 0
     while True:
         pos = _skip(text, pos)
-        if pos >= len(text) or text[pos] == "]":
+        if pos >= len(text):
+            loaded.errors.append((None, "the file ends before the closing ]: it may be truncated"))
+            break
+        if text[pos] == "]":
             break
         try:
             value, end = decoder.raw_decode(text, pos)
@@ -108,10 +112,10 @@ def _salvage(loaded: LoadedSource, text: str, first: json.JSONDecodeError) -> Lo
             line = text.count("\n", 0, exc.pos) + 1
             loaded.errors.append((position, f"invalid JSON at line {line}: {exc.msg}"))
             position += 1
-            nxt = _RECORD_START.search(text, max(exc.pos, pos + 1))
+            nxt = _NEXT_RECORD.search(text, max(exc.pos - 1, pos))
             if not nxt:
                 break
-            pos = nxt.start()
+            pos = nxt.start(1)
             continue
         loaded.records.append((position, value))
         position += 1

@@ -37,7 +37,8 @@ def generate(paper: Paper) -> str:
 
 
 def cite_key(paper: Paper) -> str:
-    surname = _ascii(paper.authors[0].name.split()[-1]) if paper.authors else "anon"
+    """``surnameYEARword`` from ``[a-z0-9]`` only, so it is a valid key in any BibTeX tool."""
+    surname = "".join(_KEY_WORD.findall(_ascii(paper.authors[0].name.split()[-1]))) if paper.authors else ""
     words = [w for w in _KEY_WORD.findall(_ascii(paper.title)) if len(w) > 3]
     return f"{surname or 'anon'}{paper.year}{words[0] if words else ''}"
 

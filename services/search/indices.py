@@ -23,6 +23,7 @@ class PhysicalIndex:
     created: str  # the UTC stamp in the name, sortable
     aliased: bool
     docs: int
+    sequence: int = 1  # the -N suffix of indices created within the same second
 
 
 def index_pattern(alias: str) -> str:
@@ -74,9 +75,10 @@ def list_indices(es: Elasticsearch, alias: str) -> list[PhysicalIndex]:
     for row in rows:
         match = pattern.match(row["index"])
         if match:
-            found.append(PhysicalIndex(row["index"], int(match.group(1)), match.group(2) + (match.group(3) or ""),
-                                       row["index"] in live, int(row.get("docs.count") or 0)))
-    return sorted(found, key=lambda i: (i.created, i.name))
+            found.append(PhysicalIndex(row["index"], int(match.group(1)), match.group(2),
+                                       row["index"] in live, int(row.get("docs.count") or 0),
+                                       int(match.group(3) or 1)))
+    return sorted(found, key=lambda i: (i.created, i.sequence))
 
 
 def ensure_alias(es: Elasticsearch, alias: str, *, shards: int, replicas: int) -> str:

@@ -135,7 +135,7 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
         if any(len(v) > 300 for v in values):
             raise InvalidRequest(facet.name, "a value is longer than 300 characters")
         if facet.name == "conference":
-            values = [conferences.canonical_slug(v) for v in values]
+            values = [slug for slug in map(conferences.canonical_slug, values) if slug]
         elif facet.name == "status":
             bad = [v for v in values if v.lower() not in STATUSES]
             if bad:

@@ -5,8 +5,10 @@ The web calls these and never builds Elasticsearch bodies itself.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from elasticsearch import Elasticsearch, NotFoundError
 
@@ -19,6 +21,8 @@ from .results import SearchResults, shape
 
 EXPORT_LIMIT = 1000
 _VISIBLE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
+# Control characters: the completion suggester rejects some (U+001E, U+001F are reserved), none helps.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,7 @@ class PaperSearch:
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
         """Completions for the search box: titles and authors from the index, topics and conferences by name."""
-        prefix = prefix.strip()[:100]
+        prefix = _CONTROL.sub(" ", prefix).strip()[:100]
         if not prefix:
             return []
         out: list[Suggestion] = []
@@ -113,7 +117,7 @@ class PaperSearch:
         suggest = resp.body.get("suggest", {})
         for option in suggest.get("author", [{}])[0].get("options", []):
             name = option["text"]
-            out.append(Suggestion("author", name, f"/authors/{name}"))
+            out.append(Suggestion("author", name, f"/authors/{quote(name, safe='')}"))
         for option in suggest.get("title", [{}])[0].get("options", []):
             out.append(Suggestion("title", option["text"], f"/papers/{option['_id']}"))
         return out[: size + 4]

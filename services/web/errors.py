@@ -69,7 +69,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return error_response(exc.code or 500, exc.description or exc.name)
+        # Keep the headers the exception carries that clients rely on (Allow on a 405, RFC 9110).
+        kept = {name: value for name, value in exc.get_headers() if name.lower() in ("allow", "retry-after")}
+        return error_response(exc.code or 500, exc.description or exc.name, headers=kept)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -5,10 +5,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 from services.search.model import STATUSES
-from services.search.request import MAX_PAGE_SIZE, MAX_QUERY, SORTS
+from services.search.request import MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW, SORTS
+
+# A year the API accepts: request.MIN_YEAR to request.MAX_YEAR (1900-2100), ASCII digits.
+YEAR = "(19[0-9]{2}|20[0-9]{2}|2100)"
 
 
 def _array_param(name: str, description: str, schema: dict | None = None) -> dict:
+    # Blank values (``year=`` from an empty form field) are ignored, so every item schema admits "".
     return {"name": name, "in": "query", "required": False, "description": description,
             "style": "form", "explode": True,
             "schema": {"type": "array", "maxItems": 20, "items": schema or {"type": "string", "maxLength": 300}}}
@@ -20,18 +24,21 @@ SEARCH_PARAMS = [
                     "title:, author:, abstract:, aff:, conference:, year:."},
     _array_param("conference", "Conference slug, e.g. neurips (repeat to OR)."),
     _array_param("year", "A year (2021) or range (2018-2022).",
-                 {"type": "string", "pattern": r"^\s*\d{4}\s*([-–]\s*\d{4}\s*)?$"}),
+                 {"type": "string", "pattern": rf"^\s*({YEAR}\s*([-–]\s*{YEAR}\s*)?)?$"}),
     _array_param("topic", "Topic slug, see /topics/<slug>."),
     _array_param("status", "Decision: " + ", ".join(STATUSES) + ". Rejected/withdrawn are hidden unless asked for.",
-                 {"type": "string", "enum": list(STATUSES)}),
+                 {"type": "string", "enum": [*STATUSES, ""]}),
     _array_param("track", "Track, e.g. main."),
     _array_param("keyword", "Source keyword (lower-case)."),
     _array_param("author", "Exact author name."),
     _array_param("affiliation", "Exact affiliation."),
-    _array_param("has_code", "true: only papers with a code link.", {"type": "string", "enum": ["true", "false"]}),
-    {"name": "sort", "in": "query", "required": False, "schema": {"type": "string", "enum": list(SORTS)}},
+    _array_param("has_code", "true: only papers with a code link.", {"type": "string", "enum": ["true", "false", ""]}),
+    {"name": "sort", "in": "query", "required": False, "allowEmptyValue": True,
+     "schema": {"type": "string", "enum": list(SORTS)}},
     {"name": "page", "in": "query", "required": False,
-     "schema": {"type": "integer", "minimum": 1, "maximum": 10000}},
+     "description": f"1-based page; page * page_size must not exceed {MAX_WINDOW:,} (400 otherwise): "
+                    "use search_after to go further.",
+     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_WINDOW}},
     {"name": "page_size", "in": "query", "required": False,
      "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
 ]
@@ -40,7 +47,8 @@ ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
     "type": "object", "required": ["code", "message"],
     "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
 
-LINKS = {"type": "object", "additionalProperties": {"type": "string", "format": "uri"}}
+# IRIs: links come from the sources as published and may hold non-ASCII characters.
+LINKS = {"type": "object", "additionalProperties": {"type": "string", "format": "iri"}}
 TOPIC = {"type": "object", "required": ["slug", "label"],
          "properties": {"slug": {"type": "string"}, "label": {"type": "string"}}}
 PAPER_SUMMARY_PROPS = {

@@ -211,10 +211,6 @@ class TestBibtex:
         assert key.isascii()
         assert bibtex.generate(p).startswith(f"@inproceedings{{{key},\n")
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "bug: bibtex.cite_key (bibtex.py:96) keeps punctuation of the surname: 'Cara O'Brien' gives "
-        "\"o'brien2024graph\" and the sample author 'Jakub \\Lącki' gives '\\lacki2024graph'; "
-        "a quote or backslash in a cite key breaks BibTeX/biber (all three names occur in data/sample)"))
     @pytest.mark.parametrize("name", ["Cara O'Brien", "Jakub \\Lącki", "Eugene d'Eon"])
     def test_cite_key_has_no_bibtex_special_characters(self, name):
         key = bibtex.cite_key(make(authors=[Author(name=name)]))

@@ -105,10 +105,6 @@ def test_list_indices_parses_names_and_sorts_oldest_first():
     assert [i.created[:15] for i in found] == ["20230101t000000", "20240506t070809", "20240506t070809"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug (low severity): indices.list_indices (indices.py:189) builds the sort key by gluing the "
-    "collision suffix to the stamp ('...t070809' + '10'), so '-10' sorts before '-9' and "
-    "delete_unaliased may keep the wrong 'newest' indices after ten or more names in one second"))
 def test_list_indices_orders_numbered_suffixes_numerically():
     stamp = "papers-v3-20240506t070809"
     rows = [{"index": f"{stamp}-{n}", "docs.count": "1"} for n in (10, 9, 2)] + [{"index": stamp, "docs.count": "1"}]

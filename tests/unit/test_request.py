@@ -80,10 +80,6 @@ def test_conference_aliases_deduplicate():
     assert parse(conference=["NIPS", "neurips", "iclr"]).filters["conference"] == ("neurips", "iclr")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: request.parse_request (request.py:137-138): a conference value that canonicalises to '' "
-    "(e.g. '!!!') is kept as an empty filter value instead of being rejected or dropped; "
-    "to_params() then emits conference='' which parses back to no filter (round trip breaks)"))
 def test_conference_value_without_letters_is_not_an_empty_filter():
     try:
         req = parse(conference="!!!")
