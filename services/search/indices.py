@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 
 from elasticsearch import Elasticsearch, NotFoundError
 
-from .schema import SCHEMA_VERSION, index_body
+from . import schema
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,9 @@ def _name_re(alias: str) -> re.Pattern[str]:
     return re.compile(rf"^{re.escape(alias)}-v(\d+)-(\d{{8}}t\d{{6}})(?:-(\d+))?$")
 
 
-def new_index_name(es: Elasticsearch, alias: str, version: int = SCHEMA_VERSION,
+def new_index_name(es: Elasticsearch, alias: str, version: int | None = None,
                    now: datetime | None = None) -> str:
+    version = schema.SCHEMA_VERSION if version is None else version
     stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%dt%H%M%S")
     name = f"{alias}-v{version}-{stamp}"
     suffix = 1
@@ -45,10 +46,9 @@ def new_index_name(es: Elasticsearch, alias: str, version: int = SCHEMA_VERSION,
     return name
 
 
-def create_index(es: Elasticsearch, alias: str, *, shards: int, replicas: int,
-                 building: bool = False, version: int = SCHEMA_VERSION) -> str:
-    name = new_index_name(es, alias, version)
-    es.indices.create(index=name, **index_body(shards, replicas, building=building))
+def create_index(es: Elasticsearch, alias: str, *, shards: int, replicas: int, building: bool = False) -> str:
+    name = new_index_name(es, alias)
+    es.indices.create(index=name, **schema.index_body(shards, replicas, building=building))
     return name
 
 
