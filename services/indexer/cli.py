@@ -207,3 +207,7 @@ def _follow_reindex(state: ReindexState, run_id: str) -> dict:
             bar.update(task, description=phase, completed=current.get("copied", 0),
                        total=current.get("total") or None)
             time.sleep(0.5)
+
+
+if __name__ == "__main__":
+    main()

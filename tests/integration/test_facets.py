@@ -1,0 +1,53 @@
+"""Facet counts are the totals a user gets by applying each value as a filter."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+CHECKED = ("conference", "year", "topic", "status", "track", "keyword", "author", "affiliation", "has_code")
+
+
+def _search(client, **params):
+    resp = client.get("/api/v1/search", query_string={"page_size": 1, **params})
+    assert resp.status_code == 200, resp.get_json()
+    return resp.get_json()
+
+
+@pytest.mark.parametrize("base", [
+    {},
+    {"q": "learning"},
+    {"q": "robot", "year": "2021-2023"},
+    {"conference": "iclr"},
+    {"q": "neural", "topic": "computer-vision", "has_code": "false"},
+])
+def test_facet_counts_equal_filtered_totals(client, base):
+    data = _search(client, **base)
+    checked = 0
+    for name in CHECKED:
+        if name in base:
+            continue  # a facet's own selection OR-s values: counts are per value, not totals
+        for value in data["facets"].get(name, [])[:6]:
+            narrowed = _search(client, **base, **{name: value["value"]})
+            assert narrowed["total"] == value["count"], (base, name, value)
+            checked += 1
+    assert checked >= 15
+
+
+def test_selected_value_shows_even_at_zero(client):
+    data = _search(client, q="canonize", conference="aaai")
+    conference = {v["value"]: v for v in data["facets"]["conference"]}
+    assert data["total"] == 0
+    assert conference["aaai"] == {"value": "aaai", "label": "AAAI", "count": 0, "selected": True}
+    assert conference["neurips"]["count"] == 1  # other values keep counting under the other filters
+
+
+def test_multi_select_ors_values_and_ands_facets(client):
+    iclr = _search(client, conference="iclr")["total"]
+    icml = _search(client, conference="icml")["total"]
+    both = _search(client, conference=["iclr", "icml"])
+    assert both["total"] == iclr + icml
+    narrowed = _search(client, conference=["iclr", "icml"], year="2018")
+    assert 0 < narrowed["total"] < both["total"]
+    assert {v["value"] for v in narrowed["facets"]["conference"] if v["selected"]} == {"iclr", "icml"}
