@@ -127,11 +127,12 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
         raise InvalidRequest("q", f"the query is longer than {MAX_QUERY} characters")
     filters: dict[str, tuple[str, ...]] = {}
     for facet in FACETS:
+        # Count what was sent (blanks and repeats too): the limit bounds the request, not the filter.
+        if len(args.get(facet.name) or []) > MAX_FILTER_VALUES:
+            raise InvalidRequest(facet.name, f"at most {MAX_FILTER_VALUES} values")
         if facet.name == "year":
             continue
         values = [v.strip() for v in args.get(facet.name) or [] if v.strip()]
-        if len(values) > MAX_FILTER_VALUES:
-            raise InvalidRequest(facet.name, f"at most {MAX_FILTER_VALUES} values")
         if any(len(v) > 300 for v in values):
             raise InvalidRequest(facet.name, "a value is longer than 300 characters")
         if facet.name == "conference":
@@ -146,8 +147,6 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
         if values:
             filters[facet.name] = tuple(dict.fromkeys(values))
     years = tuple(dict.fromkeys(parse_year(v) for v in args.get("year") or [] if v.strip()))
-    if len(years) > MAX_FILTER_VALUES:
-        raise InvalidRequest("year", f"at most {MAX_FILTER_VALUES} values")
     sort = one("sort", "relevance").lower() or "relevance"
     if sort not in SORTS:
         raise InvalidRequest("sort", f"'{sort[:40]}' is not one of {', '.join(SORTS)}")

@@ -26,14 +26,18 @@ SEARCH_PARAMS = [
     _array_param("year", "A year (2021) or range (2018-2022).",
                  {"type": "string", "pattern": rf"^\s*({YEAR}\s*([-–]\s*{YEAR}\s*)?)?$"}),
     _array_param("topic", "Topic slug, see /topics/<slug>."),
-    _array_param("status", "Decision: " + ", ".join(STATUSES) + ". Rejected/withdrawn are hidden unless asked for.",
+    _array_param("status", "Decision: " + ", ".join(STATUSES) + " (case-insensitive). "
+                 "Rejected/withdrawn are hidden unless asked for.",
                  {"type": "string", "enum": [*STATUSES, ""]}),
     _array_param("track", "Track, e.g. main."),
     _array_param("keyword", "Source keyword (lower-case)."),
     _array_param("author", "Exact author name."),
     _array_param("affiliation", "Exact affiliation."),
-    _array_param("has_code", "true: only papers with a code link.", {"type": "string", "enum": ["true", "false", ""]}),
+    _array_param("has_code", "true: only papers with a code link; false: only papers without "
+                 "(also 1/0, yes/no, on/off; case-insensitive).",
+                 {"type": "string", "enum": ["true", "false", "1", "0", "yes", "no", "on", "off", ""]}),
     {"name": "sort", "in": "query", "required": False, "allowEmptyValue": True,
+     "description": "Order (case-insensitive); relevance when empty or absent.",
      "schema": {"type": "string", "enum": list(SORTS)}},
     {"name": "page", "in": "query", "required": False,
      "description": f"1-based page; page * page_size must not exceed {MAX_WINDOW:,} (400 otherwise): "

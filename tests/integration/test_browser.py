@@ -1,0 +1,359 @@
+"""The site in a real browser: Debian's chromium driven by Playwright over ``live_server``.
+
+The issue's scenario end to end: type a query and see the results update in place (no
+reload), narrow by a conference and then a year facet (in place, the state in the URL, a
+reload shows the same results, Back undoes a facet), open a paper, copy its BibTeX with the
+button (read back from the clipboard), follow an author link. Also: the autocomplete by
+keyboard, the site without JavaScript, a narrow (phone) viewport, and basic accessibility.
+
+Screenshots of the results and paper pages (wide and narrow) go to
+``$TMPDIR/paperlist-browser/`` for a human to look at; they are not compared.
+
+Playwright's own browser downloads are not used: chromium comes from Debian
+(``apt-get install chromium``, done by ``deploy/test``); the test is skipped without it.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser]
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(tempfile.gettempdir()) / "paperlist-browser"
+TIMEOUT_MS = 15_000
+
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium, as deploy/test does)",
+                allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is a test dependency")
+expect = sync_api.expect
+
+
+@pytest.fixture(scope="module")
+def playwright():
+    with sync_api.sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture
+def browser_context(playwright, tmp_path, live_server):
+    """Open chromium contexts, each with a fresh user data directory; all closed afterwards."""
+    contexts = []
+
+    def open_context(*, javascript: bool = True, width: int = 1280, height: int = 900, clipboard: bool = False):
+        profile = tmp_path / f"profile-{len(contexts)}"
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=str(CHROMIUM), args=ARGS, headless=True,
+            java_script_enabled=javascript, viewport={"width": width, "height": height}, locale="en-US",
+            base_url=live_server)
+        context.set_default_timeout(TIMEOUT_MS)
+        expect.set_options(timeout=TIMEOUT_MS)
+        if clipboard:
+            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+        contexts.append(context)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.errors = []  # uncaught script errors and failed loads, asserted empty by the tests
+        page.on("pageerror", lambda exc: page.errors.append(f"pageerror: {exc}"))
+        page.on("console", lambda msg: msg.type == "error" and page.errors.append(f"console: {msg.text}"))
+        return page
+
+    yield open_context
+    for context in contexts:
+        context.close()
+
+
+def _total(page) -> int:
+    return int(page.locator(".results-head .total strong").inner_text().replace(",", ""))
+
+
+def _params(page) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(page.url).query)
+
+
+def _titles(page) -> list[str]:
+    return page.locator(".paper-list .paper-title").all_inner_texts()
+
+
+def _still_same_document(page) -> bool:
+    return page.evaluate("window.__paperlistMarker === 'no reload'")
+
+
+def _screenshot(page, name: str, *, full_page: bool = False) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    if full_page:
+        page.evaluate("window.scrollTo(0, 0)")  # else the sticky header lands mid-page
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def test_search_facets_paper_bibtex_and_author(browser_context, live_server):
+    page = browser_context(clipboard=True)
+    page.goto("/search")
+    everything = _total(page)
+    assert everything > 4000
+    page.evaluate("window.__paperlistMarker = 'no reload'")
+
+    # Typing updates the results in place: same document, new count, the query in the URL.
+    page.locator("#q").press_sequentially("learning", delay=30)
+    expect(page).to_have_url(re.compile(r"/search\?q=learning$"))
+    expect(page.locator(".results-head .total")).to_contain_text("for “learning”")
+    learning = _total(page)
+    assert 100 < learning < everything
+    assert _still_same_document(page)
+    assert page.title().startswith("learning")
+    assert "papers for “learning”" in page.locator("[data-results-status]").inner_text()
+    expect(page.locator("#suggestions [role=option]").first).to_be_visible()  # suggestions too...
+    page.locator("#q").press("Escape")  # ...closed, as they cover part of the filter column
+    expect(page.locator("#suggestions")).to_be_hidden()
+
+    # A conference facet, then a year facet: each in place, each recorded in the URL.
+    conference = page.locator('.facet a[data-facet="conference"][aria-checked="false"]').first
+    slug = conference.get_attribute("data-value")
+    conference.click()
+    expect(page).to_have_url(re.compile(rf"conference={slug}"))
+    expect(page.locator(f'.facet a[data-facet="conference"][data-value="{slug}"]')).to_have_attribute(
+        "aria-checked", "true")
+    in_conference = _total(page)
+    assert 0 < in_conference < learning
+    year = page.locator('.facet a[data-facet="year"][aria-checked="false"]').first
+    year_value = year.get_attribute("data-value")
+    year.click()
+    expect(page).to_have_url(re.compile(rf"year={year_value}"))
+    expect(page.locator(f'.facet a[data-facet="year"][data-value="{year_value}"]')).to_have_attribute(
+        "aria-checked", "true")
+    narrowed = _total(page)
+    assert 0 < narrowed <= in_conference
+    assert _still_same_document(page)
+    assert _params(page) == {"q": ["learning"], "conference": [slug], "year": [year_value]}
+    badges = page.locator(".paper-list .badge.conf").all_inner_texts()
+    assert badges and all(b.endswith(year_value) for b in badges)
+    # The header form now carries the facets: a new query keeps them.
+    hidden = dict((i.get_attribute("name"), i.get_attribute("value"))
+                  for i in page.locator(".searchbar input[type=hidden]").all())
+    assert hidden == {"conference": slug, "year": year_value}
+
+    # The URL is the whole state: a reload shows the same results.
+    titles, url = _titles(page), page.url
+    _screenshot(page, "results")
+    page.reload()
+    assert not _still_same_document(page)  # a real reload this time
+    assert page.url == url and _total(page) == narrowed and _titles(page) == titles
+    expect(page.locator(f'.facet a[data-facet="year"][data-value="{year_value}"]')).to_have_attribute(
+        "aria-checked", "true")
+
+    # Back undoes the year facet in place.
+    page.evaluate("window.__paperlistMarker = 'no reload'")
+    page.go_back()
+    expect(page).to_have_url(re.compile(rf"conference={slug}$"))
+    expect(page.locator(".results-head .total strong")).to_have_text(f"{in_conference:,}")
+
+    # Open the first paper.
+    first = page.locator(".paper-list .paper-title a").first
+    title = first.inner_text()
+    first.click()
+    expect(page).to_have_url(re.compile(r"/papers/[^/?#]+$"))
+    expect(page.locator("h1")).to_have_text(title)
+    bibtex = page.locator("#bibtex").inner_text()
+    assert re.match(r"@\w+\{", bibtex)
+
+    # Copy its BibTeX with the button and read the clipboard back.
+    page.get_by_role("button", name="Copy BibTeX").click()
+    expect(page.locator(".copy-status")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == page.locator("#bibtex").text_content()
+    _screenshot(page, "paper", full_page=True)
+
+    # Follow an author link to the author page.
+    author = page.locator(".author-list li > a").first
+    name = author.inner_text()
+    author.click()
+    expect(page).to_have_url(re.compile(r"/authors/"))
+    expect(page.locator("h1")).to_have_text(name)
+    expect(page.locator(".paper-list .paper-title").filter(has_text=title).first).to_be_visible()
+    assert page.errors == []
+
+
+def test_autocomplete_by_keyboard(browser_context):
+    page = browser_context()
+    page.goto("/")
+    box = page.locator("#q")
+    box.press_sequentially("neur", delay=30)
+    options = page.locator("#suggestions [role=option]")
+    expect(options.first).to_be_visible()
+    expect(box).to_have_attribute("aria-expanded", "true")
+    assert page.get_by_role("option", name=re.compile("NeurIPS")).count() >= 1
+    box.press("ArrowDown")
+    expect(options.first).to_have_attribute("aria-selected", "true")
+    expect(box).to_have_attribute("aria-activedescendant", options.first.get_attribute("id"))
+    box.press("ArrowDown")
+    box.press("ArrowUp")
+    expect(options.first).to_have_attribute("aria-selected", "true")
+    href = options.first.locator("a").get_attribute("href")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(re.escape(href) + "$"))
+    assert page.locator("h1").count() == 1
+
+    # Escape closes the list; Enter without a chosen option runs the search instead.
+    page.goto("/")
+    box = page.locator("#q")
+    box.press_sequentially("when a zero", delay=30)
+    expect(page.locator("#suggestions [role=option]").first).to_be_visible()
+    box.press("Escape")
+    expect(page.locator("#suggestions")).to_be_hidden()
+    expect(box).to_have_attribute("aria-expanded", "false")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/search\?q=when\+a\+zero"))
+    assert _total(page) >= 1
+
+    # A mouse click on an option opens it too.
+    page.goto("/")
+    page.locator("#q").press_sequentially("neur", delay=30)
+    option = page.locator("#suggestions [role=option] a").first
+    href = option.get_attribute("href")
+    option.click()
+    expect(page).to_have_url(re.compile(re.escape(href) + "$"))
+    assert page.errors == []
+
+
+def test_year_range_sort_and_markup_in_the_query(browser_context):
+    page = browser_context()
+    page.goto("/search?q=learning")
+    page.evaluate("window.__paperlistMarker = 'no reload'")
+    page.locator("#year-from").fill("2019")
+    page.locator("#year-to").fill("2024")
+    page.locator(".year-range button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"year=2019-2024"))
+    page.locator("#sort").select_option("newest")
+    expect(page).to_have_url(re.compile(r"sort=newest"))
+    expect(page.locator("#sort")).to_have_value("newest")
+    years = [int(b.rsplit(" ", 1)[1]) for b in page.locator(".paper-list .badge.conf").all_inner_texts()]
+    assert years and all(2019 <= y <= 2024 for y in years) and years == sorted(years, reverse=True)
+    assert _still_same_document(page)
+
+    # Markup typed into the box is shown as text, never run (live results and suggestions).
+    box = page.locator("#q")
+    box.fill("")
+    box.press_sequentially('<img src=x onerror="window.__xss=1">', delay=10)
+    expect(page.locator(".results-head .total")).to_contain_text('<img src=x onerror="window.__xss=1">')
+    page.wait_for_timeout(500)
+    assert page.evaluate("typeof window.__xss") == "undefined"
+    assert page.locator(".paper-list img, #suggestions img").count() == 0
+    assert page.errors == []
+
+
+def test_without_javascript_search_and_facets_still_work(browser_context):
+    page = browser_context(javascript=False)
+    page.goto("/")
+    page.locator("#hero-q").fill("reinforcement learning")
+    page.locator("#hero-q").press("Enter")
+    expect(page).to_have_url(re.compile(r"/search\?q=reinforcement\+learning$"))
+    total = _total(page)
+    assert total > 10
+
+    conference = page.locator('.facet a[data-facet="conference"]').first
+    slug = conference.get_attribute("data-value")
+    conference.click()
+    expect(page).to_have_url(re.compile(rf"conference={slug}"))
+    expect(page.locator(f'.facet a[data-facet="conference"][data-value="{slug}"]')).to_have_attribute(
+        "aria-checked", "true")
+    assert 0 < _total(page) < total
+
+    # The header search keeps the facet; the sort form and the year range work by plain submits.
+    page.locator("#q").fill("learning")
+    page.locator(".searchbar button[type=submit]").click()
+    expect(page).to_have_url(re.compile(rf"q=learning.*conference={slug}|conference={slug}.*q=learning"))
+    page.locator("#sort").select_option("newest")
+    page.locator(".sort button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"sort=newest"))
+    years = page.locator("#year-text")
+    expect(years).to_be_visible()
+    years.fill("2019-2024")
+    page.locator(".year-range button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"year=2019-2024"))
+    for badge in page.locator(".paper-list .badge.conf").all_inner_texts():
+        assert 2019 <= int(badge.rsplit(" ", 1)[1]) <= 2024
+
+    # Controls that need JavaScript are not offered.
+    page.locator(".paper-list .paper-title a").first.click()
+    expect(page.locator("#bibtex")).to_be_visible()
+    expect(page.get_by_role("button", name="Copy BibTeX")).to_be_hidden()
+    assert page.errors == []
+
+
+def test_narrow_screen_results_and_paper(browser_context):
+    page = browser_context(width=390, height=844)
+    page.goto("/search?q=diffusion")
+    assert _total(page) > 0
+    # Results come first; the filters fold away behind a "Filters" toggle.
+    panel = page.locator("[data-filters-panel]")
+    expect(panel).not_to_have_attribute("open", "")
+    expect(page.locator(".facet").first).to_be_hidden()
+    no_overflow = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert page.evaluate(no_overflow)
+    _screenshot(page, "results-narrow")
+    page.locator("[data-filters-panel] > summary").click()
+    expect(page.locator(".facet").first).to_be_visible()
+    page.locator('.facet a[data-facet="year"]').first.click()
+    expect(page).to_have_url(re.compile(r"year=\d{4}"))
+    expect(panel).to_have_attribute("open", "")  # stays open while narrowing further
+    page.locator(".paper-list .paper-title a").first.click()
+    expect(page).to_have_url(re.compile(r"/papers/"))
+    assert page.evaluate(no_overflow)
+    _screenshot(page, "paper-narrow")
+    assert page.errors == []
+
+
+def test_accessibility_basics(browser_context):
+    page = browser_context()
+    audit = """() => {
+      const problems = [];
+      const name = el => (el.getAttribute('aria-label') || '').trim()
+        || (el.getAttribute('aria-labelledby') || '').split(/\\s+/).map(id => document.getElementById(id))
+             .filter(Boolean).map(n => n.textContent.trim()).join(' ')
+        || (el.labels && Array.from(el.labels).map(l => l.textContent.trim()).join(' '))
+        || (el.getAttribute('title') || '').trim();
+      for (const el of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
+        if (!name(el)) problems.push('unlabelled ' + el.outerHTML.slice(0, 80));
+      }
+      for (const el of document.querySelectorAll('a[href], button')) {
+        const hidden = el.closest('[aria-hidden=true]');
+        if (hidden && el.tabIndex >= 0) problems.push('focusable inside aria-hidden ' + el.outerHTML.slice(0, 80));
+        if (!hidden && !el.textContent.trim() && !name(el)) problems.push('nameless ' + el.outerHTML.slice(0, 80));
+      }
+      if (document.querySelectorAll('h1').length !== 1) problems.push('h1 count ' + document.querySelectorAll('h1').length);
+      if (!document.querySelector('main#main')) problems.push('no main landmark');
+      if (!document.querySelector('header') || !document.querySelector('footer')) problems.push('no header/footer');
+      if (!document.querySelector('form[role=search]')) problems.push('no search landmark');
+      if (document.documentElement.lang !== 'en') problems.push('lang');
+      const ids = Array.from(document.querySelectorAll('[id]')).map(e => e.id);
+      const dup = ids.filter((id, i) => ids.indexOf(id) !== i);
+      if (dup.length) problems.push('duplicate ids ' + dup.join(','));
+      return problems;
+    }"""
+    for path in ("/", "/search?q=graph+neural+network&conference=iclr", "/topics/robotics", "/conferences/neurips/2026"):
+        page.goto(path)
+        assert page.evaluate(audit) == [], path
+    # The first Tab reaches the skip link, which is visible and outlined when focused.
+    page.goto("/search?q=graph")
+    page.keyboard.press("Tab")
+    skip = page.locator("a.skip")
+    expect(skip).to_be_focused()
+    assert page.evaluate("getComputedStyle(document.activeElement).left") == "0px"
+    # Facet checkboxes: focus is visible and Space toggles them.
+    facet = page.locator('.facet a[data-facet="conference"]').first
+    value = facet.get_attribute("data-value")
+    facet.focus()
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    page.keyboard.press("Space")
+    expect(page).to_have_url(re.compile(rf"conference={value}"))
+    expect(page.locator(f'.facet a[data-facet="conference"][data-value="{value}"]')).to_be_focused()
+    assert page.errors == []

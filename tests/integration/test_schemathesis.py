@@ -1,0 +1,155 @@
+"""Property-based tests of the JSON API against its own OpenAPI document (Schemathesis 4).
+
+Every GET operation of the OpenAPI document is exercised over real HTTP (``live_server``:
+the Flask app over the ingested sample corpus) with generated valid *and* invalid requests,
+in Schemathesis' examples, coverage (boundary values, wrong types, undeclared methods) and
+fuzzing phases. Its default checks run on every response: no 5xx, status code, content
+type, headers and body as documented, schema-valid requests accepted and schema-violating
+ones rejected (400), undeclared methods answered with 405 and an ``Allow`` header.
+
+Bounded and reproducible: ``MAX_EXAMPLES`` per operation (fuzzing), a per-request timeout
+and a response-time limit, a fixed seed, derandomized Hypothesis and no example database on
+disk. ``SCHEMATHESIS_SEED`` / ``SCHEMATHESIS_MAX_EXAMPLES`` explore further by hand.
+
+The admin POST is not fuzzed (with the token it would start a real reindex); it is checked
+without a token. The document is loaded from :func:`openapi_document` (so the pytest items
+exist at collection time) and a test asserts that ``/api/v1/openapi.json`` serves exactly it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections import Counter, defaultdict
+
+import pytest
+import requests
+import schemathesis
+from openapi_spec_validator import validate
+
+from services.search.model import STATUSES
+from services.search.request import MAX_WINDOW, MAX_YEAR, MIN_YEAR
+from services.web.openapi import openapi_document
+
+pytestmark = pytest.mark.integration
+
+SEED = int(os.environ.get("SCHEMATHESIS_SEED", "20240613"))
+MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "60"))
+REQUEST_TIMEOUT = 20     # seconds per request: fails a hung request instead of the whole run
+MAX_RESPONSE_TIME = 10   # seconds: a healthy answer takes milliseconds
+
+SENT: dict[str, Counter] = defaultdict(Counter)  # operation -> status code -> requests
+
+
+def _config() -> schemathesis.Config:
+    return schemathesis.Config.from_dict({
+        "seed": SEED,
+        "request-timeout": REQUEST_TIMEOUT,
+        "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True, "database": "none"},
+        "checks": {"max_response_time": MAX_RESPONSE_TIME},
+        # Stateful testing follows OpenAPI links, which this read-only API does not declare.
+        "phases": {"stateful": {"enabled": False}},
+    })
+
+
+schema = schemathesis.openapi.from_dict(openapi_document(), config=_config())
+
+
+@pytest.fixture(scope="module")
+def cursors(live_server) -> dict[str, str]:
+    """A real ``next_search_after`` cursor for each sort order: cursors are opaque to a schema."""
+    out = {}
+    for sort in ("relevance", "newest", "oldest", "citations"):
+        resp = requests.get(f"{live_server}/api/v1/search", params={"sort": sort, "page_size": 1}, timeout=30)
+        resp.raise_for_status()
+        out[sort] = resp.json()["next_search_after"]
+    return out
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report_requests():
+    yield
+    if SENT:
+        lines = [f"  {label}: {sum(codes.values())} ({', '.join(f'{c}: {n}' for c, n in sorted(codes.items()))})"
+                 for label, codes in sorted(SENT.items())]
+        total = sum(sum(codes.values()) for codes in SENT.values())
+        print(f"\nschemathesis sent {total} requests (seed {SEED}):\n" + "\n".join(lines), file=sys.stderr)
+
+
+def _keep_positive_cases_valid(case, cursors: dict[str, str]) -> None:
+    """Two rules of /search a schema cannot state: a cursor is a token the API issued, and
+    page * page_size stays inside the result window. Valid (positive) cases get a real cursor
+    and a page inside the window; invalid (negative) cases are sent as generated."""
+    meta = case.meta
+    if case.operation.path != "/api/v1/search" or meta is None or not meta.generation.mode.is_positive:
+        return
+    query = case.query if isinstance(case.query, dict) else {}
+    if query.get("search_after"):
+        sort = str(query.get("sort") or "relevance").lower()
+        query["search_after"] = cursors.get(sort, cursors["relevance"])
+    page, size = query.get("page"), query.get("page_size", 20)
+    if isinstance(page, int) and isinstance(size, int) and size > 0 and page * size > MAX_WINDOW:
+        query["page"] = max(1, MAX_WINDOW // size)
+
+
+@schema.exclude(method="POST").parametrize()
+@pytest.mark.timeout(600)
+def test_api_conforms_to_its_openapi_document(case, live_server, cursors):
+    _keep_positive_cases_valid(case, cursors)
+    response = case.call(base_url=live_server)
+    SENT[case.operation.label][response.status_code] += 1
+    case.validate_response(response)
+
+
+def test_served_document_is_the_tested_one_and_valid(live_server):
+    resp = requests.get(f"{live_server}/api/v1/openapi.json", timeout=30)
+    assert resp.status_code == 200 and resp.headers["Content-Type"].startswith("application/json")
+    document = resp.json()
+    assert document == openapi_document()
+    validate(document)  # openapi-spec-validator: raises, naming the offending path, when invalid
+    assert document["openapi"].startswith("3.1")
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            responses = operation["responses"]
+            assert "503" in responses, (method, path)
+            if method == "get":
+                assert "200" in responses and "400" in responses, (method, path)  # bad input is documented
+
+
+def test_year_pattern_matches_the_validated_range():
+    search = next(p for p in openapi_document()["paths"]["/api/v1/search"]["get"]["parameters"] if p["name"] == "year")
+    pattern = re.compile(search["schema"]["items"]["pattern"])
+    for ok in (str(MIN_YEAR), str(MAX_YEAR), "2021", "2018-2022", " 2018 – 2022 ", ""):
+        assert pattern.search(ok), ok
+    for bad in (str(MIN_YEAR - 1), str(MAX_YEAR + 1), "0000", "20x1", "2018-", "٢٠٢١"):
+        assert not pattern.search(bad), bad
+
+
+def _operation(path: str, method: str = "GET"):
+    return schema[path][method]
+
+
+def test_real_papers_and_similar_lists_conform(live_server):
+    """Generated ids are almost never real, so fetch real papers from every conference too."""
+    facets = requests.get(f"{live_server}/api/v1/search", params={"page_size": 1}, timeout=30).json()["facets"]
+    ids = []
+    for conference in [v["value"] for v in facets["conference"]]:
+        hits = requests.get(f"{live_server}/api/v1/search", timeout=30, params={
+            "conference": conference, "page_size": 3, "status": list(STATUSES)}).json()["hits"]
+        ids.extend(h["id"] for h in hits)
+    assert len(ids) > 40
+    paper, similar = _operation("/api/v1/papers/{paper_id}"), _operation("/api/v1/papers/{paper_id}/similar")
+    for paper_id in ids:
+        resp = paper.Case(path_parameters={"paper_id": paper_id}).call_and_validate(base_url=live_server)
+        assert resp.status_code == 200 and resp.json()["id"] == paper_id
+    for paper_id in ids[::5]:
+        resp = similar.Case(path_parameters={"paper_id": paper_id}).call_and_validate(base_url=live_server)
+        assert resp.status_code == 200
+
+
+def test_admin_reindex_without_a_token_is_a_documented_401(live_server):
+    operation = _operation("/api/v1/admin/reindex", "POST")
+    for headers in ({}, {"Authorization": "Bearer wrong"}):
+        resp = operation.Case(headers=headers).call_and_validate(base_url=live_server)
+        assert resp.status_code == 401 and resp.json()["error"]["code"] == "unauthorized"
