@@ -40,9 +40,10 @@ log = logging.getLogger(__name__)
 
 LOCK_TTL = 60
 HEARTBEAT = 10
-# Writers journal an id before their bulk request; a request may take up to a batch's
-# time limit to land, so replay reaches back that far before the copy started.
-REPLAY_MARGIN = 600
+# Writers active when the rebuild starts are waited for (their writes land before the
+# snapshot); later ones journal after the mark. A few seconds of slack cost nothing.
+REPLAY_MARGIN = 5
+DRAIN_TIMEOUT = 330  # longer than an ingest batch's time limit
 COPY_CHUNK = 1000
 KEEP_PREVIOUS = 2
 SAMPLE_SIZE = 200
@@ -176,13 +177,16 @@ class Rebuild:
         self.state.save(phase="copying", source_index=source, target_index=self.target,
                         from_sources=from_sources, copied=0, replayed=0)
         mark = redis_time(self.redis) - REPLAY_MARGIN
+        if not self.gate.wait_for(self.gate.writers(), DRAIN_TIMEOUT):
+            raise ReindexError("writers active at the start did not finish; try again")
         self.es.indices.refresh(index=source)
+        started = time.monotonic()
         if from_sources:
             copied = self._copy_from_sources(heartbeat)
         else:
             copied = self._copy_from_index(source, heartbeat)
-
-        self.state.save(phase="replaying")
+        self.state.save(phase="replaying", copy_seconds=round(time.monotonic() - started, 1))
+        started = time.monotonic()
         replayed = 0
         for _ in range(5):  # catch up while writers keep going
             now = redis_time(self.redis)
@@ -193,7 +197,7 @@ class Rebuild:
                 break
         self._check(heartbeat)
 
-        self.state.save(phase="finishing")
+        self.state.save(phase="finishing", replay_seconds=round(time.monotonic() - started, 1))
         self.es.indices.put_settings(index=self.target, settings=serving_settings(self.settings.replicas))
         self.es.indices.refresh(index=self.target)
         self.es.cluster.health(index=self.target, wait_for_status="yellow", timeout="60s")

@@ -1,9 +1,9 @@
 """Coordination between writers (ingest, prune) and a running rebuild.
 
 * The **journal** notes every paper id a writer is about to touch, with Redis server
-  time. A rebuild copies the live index as of a point in time, then replays the ids
-  journaled since (minus a margin) from the live index, so no write made during the
-  copy is lost.
+  time. A rebuild notes the time, waits for the writers active at that moment to
+  finish, copies the live index, then replays from the live index every id journaled
+  since the noted time, so no write made during the copy is lost.
 * The **gate** lets a rebuild pause writers for the few seconds of its final replay
   and alias swap: writers register before writing and back off while paused.
 
@@ -77,6 +77,19 @@ class WriteGate:
 
     def active_writers(self) -> int:
         return int(self.redis.zcount(self.writers_key, redis_time(self.redis), "+inf"))
+
+    def writers(self) -> set[bytes]:
+        """Tokens of the writers active now (leases not expired)."""
+        return set(self.redis.zrangebyscore(self.writers_key, redis_time(self.redis), "+inf"))
+
+    def wait_for(self, tokens: set[bytes], timeout: float) -> bool:
+        """Wait until these particular writers have finished (or their leases lapsed)."""
+        deadline = time.monotonic() + timeout
+        while tokens and time.monotonic() < deadline:
+            tokens &= self.writers()
+            if tokens:
+                time.sleep(0.1)
+        return not tokens
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait for writers that started before the pause to finish."""
