@@ -7,7 +7,6 @@ between runs, ratios much less.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import signal
@@ -16,7 +15,6 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -86,14 +84,6 @@ def corpus_files(corpus: Path, step: int = 1) -> list[Path]:
     if not files:
         raise SystemExit(f"no corpus files under {corpus} (set --corpus or PAPERLIST_CORPUS)")
     return files[::step]
-
-
-def read_records(files: list[Path]) -> Iterator[tuple[str, int, object]]:
-    for path in files:
-        raw = path.read_bytes()
-        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-        for position, record in enumerate(data):
-            yield str(path.resolve()), position, record
 
 
 def percentiles(samples: list[float]) -> dict[str, float]:

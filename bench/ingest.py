@@ -20,31 +20,18 @@ import uuid
 from pathlib import Path
 
 import redis
-from harness import (BenchWorker, bench_settings, corpus_files, drop, ensure_stores, percentiles, read_records,
-                     save)
+from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, percentiles, save
 
 from services.indexer.celery_app import create_celery
 from services.indexer.ingest import Ingest
-from services.indexer.normalise import Rejected, identity, normalise, origin_from_path
+from services.indexer.corpus import CorpusReader
 from services.search.client import make_client
 from services.search.documents import to_document
 from services.search.schema import index_body
 
 
 def normalised_documents(files: list[Path]) -> list[tuple[str, dict]]:
-    docs, seen = [], set()
-    for source, position, record in read_records(files):
-        origin = origin_from_path(source, position)
-        try:
-            paper_id = identity(record, origin)[0]
-            if paper_id in seen:
-                continue
-            paper = normalise(record, origin)
-        except Rejected:
-            continue
-        seen.add(paper_id)
-        docs.append((paper_id, to_document(paper)))
-    return docs
+    return [(paper.paper_id, to_document(paper)) for paper in CorpusReader(str(f) for f in files)]
 
 
 def raw_bulk(es, settings, docs, prefix: str) -> dict:

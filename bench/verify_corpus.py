@@ -26,30 +26,19 @@ from collections import Counter
 from pathlib import Path
 
 import redis
-from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, read_records, save
+from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, save
 
 from services.indexer.celery_app import create_celery
 from services.indexer.ingest import Ingest
-from services.indexer.normalise import Rejected, identity, normalise, origin_from_path
+from services.indexer.corpus import CorpusReader
 from services.search.client import make_client
 
 
 def expected(files: list[Path]) -> tuple[int, dict[str, str], int]:
     """Records read, {paper_id: conference} of the good distinct ones, and rejects."""
-    read, ids, rejected = 0, {}, 0
-    for source, position, record in read_records(files):
-        read += 1
-        origin = origin_from_path(source, position)
-        try:
-            paper_id, conference, _ = identity(record, origin)
-            if paper_id in ids:
-                raise Rejected("duplicate")
-            normalise(record, origin)
-        except Rejected:
-            rejected += 1
-            continue
-        ids[paper_id] = conference
-    return read, ids, rejected
+    reader = CorpusReader(str(f) for f in files)
+    ids = {paper.paper_id: paper.conference for paper in reader}
+    return reader.read, ids, reader.rejected
 
 
 def indexed_ids(es, alias: str) -> set[str]:

@@ -63,7 +63,6 @@ def es(stores, settings):
 @pytest.fixture(scope="session")
 def redis_client(stores, settings):
     client = redis_lib.Redis.from_url(settings.redis_url)
-    client.flushdb()
     return client
 
 

@@ -24,16 +24,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import redis
-from elasticsearch import Elasticsearch, NotFoundError, helpers
+from elasticsearch import Elasticsearch, helpers
 
 from services.search import indices
 from services.search.documents import from_source, to_document
 from services.search.schema import serving_settings
 from services.settings import Settings
 
-from .normalise import Rejected, identity, normalise, origin_from_path
+from .corpus import CorpusReader
 from .registry import SourceRegistry
-from .sources import SourceError, load
+from .sources import SourceError
 from .writes import WriteGate, WriteJournal, redis_time
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ HEARTBEAT = 10
 # Writers active when the rebuild starts are waited for (their writes land before the
 # snapshot); later ones journal after the mark. A few seconds of slack cost nothing.
 REPLAY_MARGIN = 5
-DRAIN_TIMEOUT = 330  # longer than an ingest batch's time limit
+DRAIN_TIMEOUT = 330  # longer than an ingest batch's time limit (tasks.BATCH_TIME_LIMIT)
 COPY_CHUNK = 1000
 KEEP_PREVIOUS = 2
 SAMPLE_SIZE = 200
@@ -239,23 +239,11 @@ class Rebuild:
         return self._bulk(self._normalised(r.location for r in records), heartbeat)
 
     def _normalised(self, locations: Iterable[str]) -> Iterator[tuple[str, dict]]:
-        seen: set[str] = set()
-        for location in locations:
-            try:
-                loaded = load(location)
-            except SourceError as exc:
-                raise ReindexError(f"cannot re-read a recorded source: {exc}") from None
-            for position, record in loaded.records:
-                origin = origin_from_path(location, position)
-                try:
-                    paper_id = identity(record, origin)[0]
-                    if paper_id in seen:
-                        continue
-                    paper = normalise(record, origin)
-                except Rejected:
-                    continue
-                seen.add(paper_id)
+        try:
+            for paper in CorpusReader(locations):
                 yield paper.paper_id, to_document(paper, run=self.run_id)
+        except SourceError as exc:
+            raise ReindexError(f"cannot re-read a recorded source: {exc}") from None
 
     def _bulk(self, docs: Iterable[tuple[str, dict]], heartbeat: _Heartbeat) -> int:
         copied = 0

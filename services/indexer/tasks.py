@@ -20,7 +20,10 @@ from .writes import WritesPaused
 
 log = logging.getLogger(__name__)
 
-BATCH_LEASE = 300
+BATCH_TIME_LIMIT = 300
+# A batch takes seconds; its lease is renewed between phases. A lease that lapses on an
+# unfinished batch tells the ingest command the worker died and the batch must be re-sent.
+BATCH_LEASE = 30
 TRANSIENT_STATUS = (429, 502, 503, 504)
 
 
@@ -45,8 +48,8 @@ def _transient(exc: ApiError) -> None:
         raise TransientError(f"Elasticsearch answered {exc.meta.status}") from exc
 
 
-@shared_task(name="paperlist.ingest_batch", bind=True, soft_time_limit=BATCH_LEASE - 30,
-             time_limit=BATCH_LEASE, **RETRY)
+@shared_task(name="paperlist.ingest_batch", bind=True, soft_time_limit=BATCH_TIME_LIMIT - 30,
+             time_limit=BATCH_TIME_LIMIT, **RETRY)
 def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[dict]) -> dict:
     """Normalise and index one batch of raw records: ``segments`` = [{source, records: [[pos, record]]}]."""
     run = IngestRun(self.redis, run_id)
@@ -64,6 +67,7 @@ def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[di
                 log.exception("normalising %s#%s failed", source, position)
                 rejects.append(reject_entry(source, position, f"internal error: {exc!r}"[:300], record))
     normalised = time.perf_counter()
+    run.lease(batch_id, BATCH_LEASE)
     try:
         result = index_papers(self.es, self.redis, alias, papers, run_id)
     except ApiError as exc:

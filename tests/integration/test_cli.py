@@ -8,14 +8,13 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 
 import pytest
-from conftest import SAMPLE, drop_alias, run_ingest
+from conftest import SAMPLE, run_ingest
 from elasticsearch import helpers
 
-from services.indexer.normalise import Rejected, identity, normalise, origin_from_path
-from services.indexer.sources import expand, load
+from services.indexer.corpus import CorpusReader
+from services.indexer.sources import expand
 
 pytestmark = pytest.mark.integration
 
@@ -64,16 +63,7 @@ def test_cli_bad_configuration_is_reported(settings):
 @pytest.mark.slow
 def test_ingest_survives_worker_killed_twice(settings, celery_app, es, redis_client, worker, alias, tmp_path):
     sources = [str(SAMPLE)]
-    expected: set[str] = set()
-    for location in expand(sources):
-        for position, record in load(location).records:
-            origin = origin_from_path(location, position)
-            try:
-                paper_id = identity(record, origin)[0]
-                normalise(record, origin)
-            except Rejected:
-                continue
-            expected.add(paper_id)
+    expected = {paper.paper_id for paper in CorpusReader(expand(sources))}
 
     kills = []
 
