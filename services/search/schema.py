@@ -4,7 +4,7 @@ Only core Elasticsearch features are used (the local integ-test distribution has
 analysis-common or mapper-extras), so stemming is the core ``hunspell`` filter over the
 en_US dictionary shipped in ``deploy/elasticsearch/hunspell`` plus a domain supplement.
 
-Bump :data:`SCHEMA_VERSION` whenever mappings or analysis change: the next
+Bump :data:`SCHEMA_VERSION` whenever mappings or analysis (the dictionary files too) change: the next
 ``paperlist reindex`` builds ``<alias>-v<SCHEMA_VERSION>-<time>`` and swaps the alias.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 ANALYSIS: dict[str, Any] = {
     "filter": {
