@@ -7,6 +7,8 @@ Three things are timed over HTTP with the same query mix, interleaved so noise h
               Elasticsearch, result shaping, JSON);
 * ``bare``  — ``GET /healthz``, a bare Flask endpoint behind the same gunicorn.
 
+Autocomplete (``/api/v1/suggest``, called on keystrokes) is timed on 2–8 character prefixes.
+
 api/raw shows what the application adds over the engine; bare shows the HTTP floor.
 Sequential requests give p50/p99; a few threads give throughput.
 
@@ -109,6 +111,15 @@ def main() -> None:
             t.join()
         throughput[name] = count[0] / (time.perf_counter() - started)
 
+    # Autocomplete is called on keystrokes: prefixes of 2 to 8 characters.
+    prefixes = [w.strip('"')[:n] for w in WORDS for n in range(2, 9)]
+    suggest_ms = []
+    for prefix in prefixes * 3:
+        started = time.perf_counter()
+        session.get(f"{web}/api/v1/suggest", params={"q": prefix}, timeout=30).raise_for_status()
+        suggest_ms.append((time.perf_counter() - started) * 1000)
+    latencies["suggest"] = suggest_ms
+
     stats = {name: {k: round(v, 2) for k, v in percentiles(values).items()} for name, values in latencies.items()}
     docs = session.get(f"{web}/api/v1/search?page_size=1").json()["total"]
     result = {"url": web, "index": settings.index, "visible_papers": docs, "requests_each": len(mix),
@@ -123,6 +134,7 @@ def main() -> None:
     for name in targets:
         print(f"{name:5} p50 {stats[name]['p50']:7.1f} ms  p99 {stats[name]['p99']:7.1f} ms  "
               f"{throughput[name]:7.1f} req/s")
+    print(f"suggest p50 {stats['suggest']['p50']:.1f} ms  p99 {stats['suggest']['p99']:.1f} ms")
     print(f"api/raw: p50 x{result['ratios']['api_over_raw_p50']}, p99 x{result['ratios']['api_over_raw_p99']}, "
           f"throughput x{result['ratios']['api_over_raw_throughput']}  ({path})")
 

@@ -39,18 +39,16 @@ def _suggest_weight(paper: Paper) -> int:
 
 
 def from_source(source: dict[str, Any]) -> Paper:
-    """Rebuild the domain object from a stored ``_source`` (full or partial)."""
+    """Rebuild the domain object from a stored ``_source`` (full or partial).
+
+    ``model_construct`` skips validation (the index only holds validated papers) and
+    fills the defaults of fields a partial ``_source`` left out.
+    """
     data = {k: v for k, v in source.items() if k in Paper.model_fields}
-    data["authors"] = [Author(**a) for a in source.get("authors") or []]
-    data["links"] = Links(**(source.get("links") or {}))
-    data.setdefault("paper_id", "")
-    data.setdefault("conference", "")
-    data.setdefault("conference_name", data.get("conference", ""))
+    data["authors"] = [Author.model_construct(**a) for a in source.get("authors") or []]
+    data["links"] = Links.model_construct(**(source.get("links") or {}))
+    for name in ("paper_id", "conference", "title"):  # required fields, absent from a partial source
+        data.setdefault(name, "")
+    data.setdefault("conference_name", data["conference"])
     data.setdefault("year", 0)
-    data.setdefault("title", "")
-    return Paper.model_construct(**{**_defaults(), **data})
-
-
-def _defaults() -> dict[str, Any]:
-    return {name: field.get_default(call_default_factory=True)
-            for name, field in Paper.model_fields.items() if not field.is_required()}
+    return Paper.model_construct(**data)
