@@ -20,11 +20,11 @@ import uuid
 from pathlib import Path
 
 import redis
-from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, percentiles, save
 
+from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, percentiles, save
 from services.indexer.celery_app import create_celery
-from services.indexer.ingest import Ingest
 from services.indexer.corpus import CorpusReader
+from services.indexer.ingest import Ingest
 from services.search.client import make_client
 from services.search.documents import to_document
 from services.search.schema import index_body
@@ -42,7 +42,7 @@ def raw_bulk(es, settings, docs, prefix: str) -> dict:
     chunk_times: list[float] = []
     started = time.perf_counter()
     last = started
-    for n, (ok, _) in enumerate(helpers.streaming_bulk(
+    for n, _ in enumerate(helpers.streaming_bulk(
             es, ({"_index": index, "_id": i, "_source": d} for i, d in docs), chunk_size=500), start=1):
         if n % 500 == 0:
             now = time.perf_counter()

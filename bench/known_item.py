@@ -13,7 +13,6 @@ import argparse
 import sys
 
 from harness import save
-
 from services.settings import load_settings
 from services.web.app import create_app
 

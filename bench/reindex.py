@@ -16,9 +16,9 @@ from urllib.parse import urlencode
 
 import redis
 import requests
+
 from harness import percentiles, save
 from search import query_mix
-
 from services.indexer.celery_app import create_celery
 from services.indexer.reindex import ReindexState, request_reindex
 from services.search import indices

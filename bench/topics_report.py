@@ -224,7 +224,6 @@ LABEL_TOPICS: dict[str, tuple[str, ...]] = {
     "weakly supervised learning": ("machine-learning",),
     "multi label": ("machine-learning",),
     "classification": ("machine-learning",),
-    "learning theory": ("learning-theory",),
     "online learning": ("learning-theory",),
     "planning": ("knowledge-reasoning-planning",),
     "planning algorithms": ("knowledge-reasoning-planning",),
@@ -317,7 +316,7 @@ def report(records: list[Record], show: str | None, misses: str | None) -> None:
     agreement(records)
     rng = random.Random(7)
     if show:
-        picks = [r for r, ts in zip(records, topics_of) if show in ts]
+        picks = [r for r, ts in zip(records, topics_of, strict=True) if show in ts]
         print(f"\n--- sample of {show} ({len(picks)}) ---")
         for r in rng.sample(picks, min(40, len(picks))):
             ts = derive_topics(r.title, r.abstract, r.keywords, r.primary_area, r.conference)

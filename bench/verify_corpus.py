@@ -26,11 +26,11 @@ from collections import Counter
 from pathlib import Path
 
 import redis
-from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, save
 
+from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, save
 from services.indexer.celery_app import create_celery
-from services.indexer.ingest import Ingest
 from services.indexer.corpus import CorpusReader
+from services.indexer.ingest import Ingest
 from services.search.client import make_client
 
 

@@ -15,7 +15,7 @@ Any failure leaves the alias where it was and deletes the half-built index.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import logging
 import threading
 import time
@@ -158,10 +158,8 @@ class Rebuild:
             self._abandon(exc)
             raise
         finally:
-            try:
-                lock.release()
-            except Exception:  # noqa: BLE001 - expired already: nothing to release
-                pass
+            with contextlib.suppress(redis.exceptions.LockError, redis.RedisError):
+                lock.release()  # may have expired already: nothing to release
 
     # -- phases ----------------------------------------------------------------------
 
@@ -248,7 +246,7 @@ class Rebuild:
     def _bulk(self, docs: Iterable[tuple[str, dict]], heartbeat: _Heartbeat) -> int:
         copied = 0
         actions = ({"_index": self.target, "_id": doc_id, "_source": doc} for doc_id, doc in docs)
-        for ok, item in helpers.streaming_bulk(self.es, actions, chunk_size=COPY_CHUNK, max_retries=5,
+        for ok, _ in helpers.streaming_bulk(self.es, actions, chunk_size=COPY_CHUNK, max_retries=5,
                                                initial_backoff=1, raise_on_error=True):
             copied += ok
             if copied % COPY_CHUNK == 0:
@@ -289,7 +287,7 @@ class Rebuild:
         if sample:
             got = self.es.mget(index=self.target, ids=[h["_id"] for h in sample],
                                source_includes=["content_hash"])["docs"]
-            bad = [d["_id"] for d, h in zip(got, sample) if not d.get("found") or (
+            bad = [d["_id"] for d, h in zip(got, sample, strict=True) if not d.get("found") or (
                 not self.from_sources and d["_source"].get("content_hash") != h["_source"].get("content_hash"))]
             if bad:
                 raise ReindexError(f"sample check failed: {len(bad)} of {len(sample)} documents differ "
@@ -373,7 +371,3 @@ def rollback(settings: Settings, es: Elasticsearch, client: redis.Redis, alias: 
         return current, target
     finally:
         lock.release()
-
-
-def dumps_state(state: dict) -> str:
-    return json.dumps(state, indent=2, default=str)

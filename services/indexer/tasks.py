@@ -13,8 +13,8 @@ from elasticsearch import ApiError, helpers
 
 from .celery_app import VISIBILITY_TIMEOUT
 from .normalise import Rejected, normalise, origin_from_path
-from .runs import IngestRun
 from .reindex import Rebuild, ReindexError, ReindexState, request_reindex
+from .runs import IngestRun
 from .writer import delete_papers, index_papers
 from .writes import WritesPaused
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import quote
 
 from elasticsearch import Elasticsearch, NotFoundError
@@ -20,6 +19,11 @@ from .request import SearchRequest
 from .results import SearchResults, shape
 
 EXPORT_LIMIT = 1000
+_PROFILE_AGGS = {
+    "years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}},
+    "coauthors": {"terms": {"field": "author_names.raw", "size": 21}},
+    "conferences": {"terms": {"field": "conference", "size": 50}},
+}
 _VISIBLE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
 # Control characters: the completion suggester rejects some (U+001E, U+001F are reserved), none helps.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
@@ -102,7 +106,7 @@ class PaperSearch:
             return []
         out: list[Suggestion] = []
         lowered = prefix.lower()
-        for conf in {c.slug: c for c in conferences.KNOWN}.values():
+        for conf in conferences.KNOWN:
             if conf.name.lower().startswith(lowered) or conf.slug.startswith(lowered):
                 out.append(Suggestion("conference", conf.name, f"/conferences/{conf.slug}"))
         for topic in taxonomy.TOPICS:
@@ -147,7 +151,7 @@ class PaperSearch:
                               query={"term": {"author_names.raw": name}}, track_total_hits=True,
                               sort=[{"year": "desc"}, {"citations": {"order": "desc", "missing": "_last"}},
                                     {"paper_id": "asc"}],
-                              aggs=_profile_aggs(name))
+                              aggs=_PROFILE_AGGS)
         body = resp.body
         aggs = body["aggregations"]
         return AuthorProfile(
@@ -172,14 +176,6 @@ class PaperSearch:
 
     def ready(self) -> bool:
         return bool(self.es.indices.exists_alias(name=self.alias))
-
-
-def _profile_aggs(name: str) -> dict[str, Any]:
-    return {
-        "years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}},
-        "coauthors": {"terms": {"field": "author_names.raw", "size": 21}},
-        "conferences": {"terms": {"field": "conference", "size": 50}},
-    }
 
 
 def _author_affiliations(name: str, papers: list[Paper]) -> list[tuple[str, int]]:

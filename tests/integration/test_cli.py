@@ -10,9 +10,9 @@ import threading
 import time
 
 import pytest
-from conftest import SAMPLE, run_ingest
 from elasticsearch import helpers
 
+from conftest import SAMPLE, run_ingest
 from services.indexer.corpus import CorpusReader
 from services.indexer.sources import expand
 

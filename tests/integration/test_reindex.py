@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from services.indexer.reindex import ReindexError, ReindexState, Rebuild, request_reindex, rollback
+from conftest import SAMPLE, drop_alias, run_ingest
+from services.indexer.reindex import Rebuild, ReindexError, ReindexState, request_reindex, rollback
 from services.search import indices
 from services.search.request import SearchRequest
 from services.search.service import PaperSearch
-
-from conftest import SAMPLE, drop_alias, run_ingest
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

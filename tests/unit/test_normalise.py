@@ -13,8 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from services.indexer.normalise import (MAX_TITLE, Origin, Rejected, identity, map_status, normalise,
-                                        origin_from_path)
+from services.indexer.normalise import MAX_TITLE, Origin, Rejected, identity, map_status, normalise, origin_from_path
 from services.search.model import STATUSES
 from services.search.taxonomy import TOPICS
 

@@ -11,8 +11,18 @@ from hypothesis import strategies as st
 
 from services.search import textquery
 from services.search.model import title_key
-from services.search.querysyntax import (MAX_CLAUSES, MAX_QUERY_CHARS, MAX_TERM_CHARS, TEXT_FIELDS,
-                                         YEAR_MAX, YEAR_MIN, Clause, ParsedQuery, Term, parse)
+from services.search.querysyntax import (
+    MAX_CLAUSES,
+    MAX_QUERY_CHARS,
+    MAX_TERM_CHARS,
+    TEXT_FIELDS,
+    YEAR_MAX,
+    YEAR_MIN,
+    Clause,
+    ParsedQuery,
+    Term,
+    parse,
+)
 from services.search.textquery import compile_query
 
 

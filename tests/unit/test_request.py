@@ -7,8 +7,18 @@ import json
 
 import pytest
 
-from services.search.request import (FACETS, MAX_FILTER_VALUES, MAX_QUERY, MAX_WINDOW, InvalidRequest,
-                                     SearchRequest, decode_cursor, encode_cursor, parse_request, parse_year)
+from services.search.request import (
+    FACETS,
+    MAX_FILTER_VALUES,
+    MAX_QUERY,
+    MAX_WINDOW,
+    InvalidRequest,
+    SearchRequest,
+    decode_cursor,
+    encode_cursor,
+    parse_request,
+    parse_year,
+)
 
 
 def parse(allow_search_after: bool = False, **params) -> SearchRequest:
