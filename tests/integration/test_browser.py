@@ -96,6 +96,17 @@ def _screenshot(page, name: str, *, full_page: bool = False) -> Path:
     return path
 
 
+
+def _click_first_facet(page, facet: str) -> str:
+    """Click the first unselected value of a facet; it must end up selected and in the URL."""
+    link = page.locator(f'.facet a[data-facet="{facet}"][aria-checked="false"]').first
+    value = link.get_attribute("data-value")
+    link.click()
+    expect(page).to_have_url(re.compile(rf"{facet}={value}"))
+    expect(page.locator(f'.facet a[data-facet="{facet}"][data-value="{value}"]')).to_have_attribute(
+        "aria-checked", "true")
+    return value
+
 def test_search_facets_paper_bibtex_and_author(browser_context, live_server):
     page = browser_context(clipboard=True)
     page.goto("/search")
@@ -117,20 +128,10 @@ def test_search_facets_paper_bibtex_and_author(browser_context, live_server):
     expect(page.locator("#suggestions")).to_be_hidden()
 
     # A conference facet, then a year facet: each in place, each recorded in the URL.
-    conference = page.locator('.facet a[data-facet="conference"][aria-checked="false"]').first
-    slug = conference.get_attribute("data-value")
-    conference.click()
-    expect(page).to_have_url(re.compile(rf"conference={slug}"))
-    expect(page.locator(f'.facet a[data-facet="conference"][data-value="{slug}"]')).to_have_attribute(
-        "aria-checked", "true")
+    slug = _click_first_facet(page, "conference")
     in_conference = _total(page)
     assert 0 < in_conference < learning
-    year = page.locator('.facet a[data-facet="year"][aria-checked="false"]').first
-    year_value = year.get_attribute("data-value")
-    year.click()
-    expect(page).to_have_url(re.compile(rf"year={year_value}"))
-    expect(page.locator(f'.facet a[data-facet="year"][data-value="{year_value}"]')).to_have_attribute(
-        "aria-checked", "true")
+    year_value = _click_first_facet(page, "year")
     narrowed = _total(page)
     assert 0 < narrowed <= in_conference
     assert _still_same_document(page)
