@@ -98,11 +98,11 @@ class Ingest:
         ensure_index(self.settings, self.es, self.redis, self.alias)
         self.run.start(self.alias, sources)
         locations = []
-        try:
-            for location in expand(sources):
-                locations.append(location)
-        except SourceError as exc:
-            summary.problems.append(str(exc))
+        for source in sources:  # one by one: a missing path must not hide the others
+            try:
+                locations.extend(expand([source]))
+            except SourceError as exc:
+                summary.problems.append(str(exc))
         for location in locations:
             summary.files += 1
             try:

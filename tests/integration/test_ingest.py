@@ -101,10 +101,16 @@ def test_prune_removes_papers_gone_from_the_source(ingest, es, alias, tmp_path):
     assert es.count(index=alias)["count"] == 8  # 7 of 2020 + the 2021 paper, untouched
 
 
-def test_missing_source_reads_nothing(ingest, alias, tmp_path):
+def test_missing_source_reads_nothing_and_does_not_hide_others(ingest, alias, tmp_path):
     summary = ingest([tmp_path / "nope.json"], alias)
     assert summary.read == 0
     assert any("no such file" in p for p in summary.problems)
+    good = tmp_path / "ok" / "ok2022.json"
+    good.parent.mkdir()
+    good.write_text(json.dumps([{"title": "Still read", "id": "1"}]))
+    both = ingest([tmp_path / "nope.json", good], alias)
+    assert (both.read, both.indexed) == (1, 1)
+    assert any("no such file" in p for p in both.problems)
 
 
 def test_unknown_conference_gets_a_label(ingest, es, alias, tmp_path):
