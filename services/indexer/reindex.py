@@ -225,8 +225,7 @@ class Rebuild:
         self.state.save(total=total)
         hits = helpers.scan(self.es, index=source, query={"query": {"match_all": {}}, "sort": ["_doc"]},
                             size=COPY_CHUNK, scroll="5m", preserve_order=True)
-        docs = ((h["_id"], to_document(from_source(h["_source"]), run=h["_source"].get("ingest_run", ""),
-                                       indexed_at=h["_source"].get("indexed_at"))) for h in hits)
+        docs = ((h["_id"], rebuilt(h["_source"])) for h in hits)
         return self._bulk(docs, heartbeat)
 
     def _copy_from_sources(self, heartbeat: _Heartbeat) -> int:
@@ -256,21 +255,7 @@ class Rebuild:
         return copied
 
     def _replay(self, source: str, ids: list[str]) -> int:
-        """Make the target agree with the live index for these ids (written or deleted)."""
-        for start in range(0, len(ids), COPY_CHUNK):
-            chunk = ids[start:start + COPY_CHUNK]
-            found = self.es.mget(index=source, ids=chunk)["docs"]
-            actions = []
-            for doc in found:
-                if doc.get("found"):
-                    src = doc["_source"]
-                    actions.append({"_index": self.target, "_id": doc["_id"],
-                                    "_source": to_document(from_source(src), run=src.get("ingest_run", ""),
-                                                           indexed_at=src.get("indexed_at"))})
-                else:
-                    actions.append({"_op_type": "delete", "_index": self.target, "_id": doc["_id"]})
-            helpers.bulk(self.es, actions, raise_on_error=False, max_retries=5, initial_backoff=1)
-        return len(ids)
+        return replay(self.es, source, self.target, ids)
 
     def _verify(self, source: str) -> None:
         """Writers are paused and replayed: the copy must match the live index exactly.
@@ -320,6 +305,21 @@ class Rebuild:
                 log.warning("could not delete %s; the next reindex will", self.target)
 
 
+def rebuilt(stored: dict) -> dict:
+    """A stored document passed through the current code, so new derived fields appear."""
+    return to_document(from_source(stored), run=stored.get("ingest_run", ""), indexed_at=stored.get("indexed_at"))
+
+
+def replay(es: Elasticsearch, source: str, target: str, ids: list[str]) -> int:
+    """Make ``target`` agree with ``source`` for these ids: copied when present, deleted when gone."""
+    for start in range(0, len(ids), COPY_CHUNK):
+        found = es.mget(index=source, ids=ids[start:start + COPY_CHUNK])["docs"]
+        actions = [{"_index": target, "_id": doc["_id"], "_source": rebuilt(doc["_source"])} if doc.get("found")
+                   else {"_op_type": "delete", "_index": target, "_id": doc["_id"]} for doc in found]
+        helpers.bulk(es, actions, raise_on_error=False, max_retries=5, initial_backoff=1)
+    return len(ids)
+
+
 def request_reindex(client: redis.Redis, celery, settings: Settings, alias: str,
                     from_sources: bool = False) -> tuple[str, str]:
     """Enqueue a rebuild unless one runs; returns ``(run_id, task_id)``."""
@@ -357,9 +357,7 @@ def rollback(settings: Settings, es: Elasticsearch, client: redis.Redis, alias: 
             gate.wait_idle(PAUSE_SECONDS / 2)
             if retired:
                 ids = WriteJournal(client, alias).since(float(retired) - REPLAY_MARGIN)
-                replay = Rebuild(settings, es, client, alias, "rollback")
-                replay.target = target
-                replay._replay(current, ids)
+                replay(es, current, target, ids)
             es.indices.put_settings(index=target, settings=serving_settings(settings.replicas))
             es.indices.refresh(index=target)
             indices.swap_alias(es, alias, target)
