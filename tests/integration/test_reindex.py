@@ -257,3 +257,30 @@ def test_rebuild_from_sources_reads_recorded_sources(settings, celery_app, es, r
     assert final["phase"] == "done", final
     es.indices.refresh(index=sample_alias_copy)
     assert es.count(index=sample_alias_copy)["count"] == before
+
+
+def test_elasticsearch_failing_mid_rebuild_leaves_alias_and_cleans_up(settings, es, redis_client, sample_alias_copy,
+                                                                      monkeypatch):
+    """The bulk load dies with a connection error: the alias stays, the half-built index goes."""
+    import elastic_transport
+
+    from services.indexer import reindex as reindex_module
+
+    real_bulk = reindex_module.helpers.streaming_bulk
+
+    def failing_bulk(*args, **kwargs):
+        for n, item in enumerate(real_bulk(*args, **kwargs)):
+            if n == 100:
+                raise elastic_transport.ConnectionError("node went away")
+            yield item
+
+    monkeypatch.setattr(reindex_module.helpers, "streaming_bulk", failing_bulk)
+    before = indices.current_index(es, sample_alias_copy)
+    run_id = uuid.uuid4().hex[:12]
+    with pytest.raises(elastic_transport.ConnectionError):
+        Rebuild(settings, es, redis_client, sample_alias_copy, run_id).run()
+    state = ReindexState(redis_client, sample_alias_copy).load()
+    assert state["phase"] == "failed" and state["message"].startswith("ConnectionError")
+    assert indices.current_index(es, sample_alias_copy) == before
+    assert state["target_index"] not in [i.name for i in indices.list_indices(es, sample_alias_copy)]
+    assert not ReindexState(redis_client, sample_alias_copy).locked()
