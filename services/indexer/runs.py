@@ -54,6 +54,7 @@ class IngestRun:
         self.redis = client
         self.run_id = run_id
         self.key = f"paperlist:run:{run_id}"
+        self._finish = client.register_script(_FINISH_BATCH)  # sent once, then run by its SHA
 
     def start(self, alias: str, sources: Iterable[str]) -> None:
         self.redis.hset(self.key, mapping={"alias": alias, "started": time.time(),
@@ -71,8 +72,7 @@ class IngestRun:
         """Record a batch's outcome once; False when it had already been recorded."""
         pairs = [x for name, value in counts.items() if value for x in (name, value)]
         args = [batch_id, len(pairs) // 2, *pairs, *(json.dumps(r, ensure_ascii=False) for r in rejects)]
-        script = self.redis.register_script(_FINISH_BATCH)
-        return bool(script(keys=[self.key, f"{self.key}:done", f"{self.key}:rejects"], args=args))
+        return bool(self._finish(keys=[self.key, f"{self.key}:done", f"{self.key}:rejects"], args=args))
 
     def lease(self, batch_id: str, seconds: int) -> None:
         """A worker holds the batch; an expired lease on an unfinished batch means it was lost."""
