@@ -193,7 +193,8 @@ def _scoped(field: str, value: str, phrase: bool, negated: bool) -> list[_Token]
         years = _year_range(value)
         if years is not None:
             return [_Filter(field, years, negated)]
-        term = _word(f"year {value}", None)  # an invalid year is plain words
+        # An invalid year is plain text: words, or a phrase when it was quoted.
+        term = _phrase(f"year {value}", None) if phrase else _word(f"year {value}", None)
         return [_Text(term, negated)] if term else []
     term = _phrase(value, field) if phrase else _word(value, field)
     return [_Text(term, negated)] if term else []

@@ -559,3 +559,10 @@ def test_property_syntax_soup_never_raises(q):
 @given(st.text(min_size=MAX_QUERY_CHARS, max_size=4 * MAX_QUERY_CHARS))
 def test_property_long_text_never_raises(q):
     check_invariants(q)
+
+
+def test_quoted_invalid_year_is_a_phrase_not_a_word_with_punctuation():
+    # Found by the property test: year:"|a" gave the plain word "year |a".
+    (clause,) = parse('year:"|a"').clauses
+    assert clause.alternatives[0].phrase
+    assert parse('year:"foo bar"').clauses[0].alternatives[0] == Term("year foo bar", None, phrase=True)
