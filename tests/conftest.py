@@ -17,10 +17,17 @@ from pathlib import Path
 
 import pytest
 import redis as redis_lib
+from hypothesis import settings as hypothesis_settings
 
 from services.settings import PROJECT_ROOT, Settings, load_settings
 
 SAMPLE = PROJECT_ROOT / "data" / "sample"
+
+# CI runs property tests derandomized (the same examples every run, so a red build is
+# reproducible); HYPOTHESIS_PROFILE=explore searches fresh examples each run.
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None)
+hypothesis_settings.register_profile("explore", deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 TEST_DB = 15
 
 
