@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from services.search import conferences
+from services.search.catalogue import catalogue
 from services.search.model import Author, Paper, title_key
 
 from .cleaning import clean_text, dedupe, label_case, split_list, strip_html
@@ -23,21 +24,6 @@ MAX_TITLE = 1000
 MAX_ABSTRACT = 20000
 MAX_AUTHORS = 500
 _YEAR_IN_NAME = re.compile(r"(19|20)\d\d")
-_STATUS_RULES: tuple[tuple[str, str], ...] = (
-    # (substring of the lower-cased raw status, status) — first match wins.
-    ("withdr", "withdrawn"),
-    ("desk reject", "reject"),
-    ("reject", "reject"),
-    ("workshop", "workshop"),
-    ("oral", "oral"),
-    ("spotlight", "spotlight"),
-    ("highlight", "spotlight"),
-    ("poster", "poster"),
-    ("findings", "findings"),
-    ("demo", "demo"),
-    ("short", "short"),
-    ("active", "unknown"),
-)
 
 
 class Rejected(ValueError):
@@ -67,14 +53,9 @@ def origin_from_path(source: str, position: int) -> Origin:
 
 
 def map_status(raw: str) -> str:
-    """Small vocabulary for the status facet; the raw value is kept beside it."""
-    lowered = raw.lower()
-    if not lowered:
-        return "unknown"
-    for needle, status in _STATUS_RULES:
-        if needle in lowered:
-            return status
-    return "accept"
+    """Small vocabulary for the status facet (rules: catalogue/statuses.toml); the raw
+    value is kept beside it."""
+    return catalogue().statuses.facet_status(raw)
 
 
 def identity(record: dict, origin: Origin) -> tuple[str, str, int]:

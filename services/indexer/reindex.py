@@ -32,7 +32,7 @@ from services.search.schema import serving_settings
 from services.settings import Settings
 
 from .corpus import CorpusReader
-from .registry import SourceRegistry
+from .ingested_sources import SourceRegistry
 from .sources import SourceError
 from .writes import WriteGate, WriteJournal, redis_time
 

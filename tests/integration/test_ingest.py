@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from services.indexer.ingested_sources import SourceRegistry
 from services.indexer.normalise import identity, origin_from_path
-from services.indexer.registry import SourceRegistry
 from services.search import indices
 
 pytestmark = pytest.mark.integration

@@ -1,0 +1,151 @@
+"""The venue/topic catalogue: it loads, validates, names what is broken, and covers the sample data."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from services.indexer.cleaning import clean_text
+from services.search import conferences, taxonomy
+from services.search.catalogue import FILES, CatalogueError, catalogue, load_catalogue
+from services.search.model import STATUSES
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "data" / "sample"
+PACKAGE = resources.files("services.search.catalogue")
+
+
+def test_catalogue_loads_once_and_holds_the_taxonomy_and_venues() -> None:
+    data = catalogue()
+    assert catalogue() is data
+    assert len(data.topics) == 30 and data.topics[-1].slug == data.fallback == taxonomy.FALLBACK
+    assert all(t.strong and t.weak for t in data.topics)
+    assert conferences.KNOWN == data.venues
+    assert {"neurips", "iclr", "icra", "acl", "siggraphasia"} <= {v.slug for v in data.venues}
+
+
+def test_nothing_is_read_at_import_time() -> None:
+    code = ("import services.search.conferences, services.search.taxonomy, services.indexer.topics, "
+            "services.indexer.normalise; from services.search.catalogue import catalogue; "
+            "print(catalogue.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"
+
+
+def test_every_alias_resolves_to_its_venue() -> None:
+    aliases = [(alias, v.slug) for v in conferences.KNOWN for alias in v.aliases]
+    assert ("nips", "neurips") in aliases
+    for alias, slug in aliases:
+        assert conferences.canonical_slug(alias) == slug
+        assert conferences.canonical_slug(alias.upper()) == slug
+        assert conferences.lookup(alias).slug == slug
+
+
+def test_every_home_topic_is_a_topic() -> None:
+    homes = {v.home_topic for v in conferences.KNOWN if v.home_topic}
+    assert "robotics" in homes
+    assert homes <= {t.slug for t in taxonomy.TOPICS}
+
+
+def test_unseen_conference_gets_a_label_and_no_home_topic() -> None:
+    venue = conferences.lookup("Some New Workshop")
+    assert (venue.slug, venue.name, venue.home_topic) == ("some-new-workshop", "Some New Workshop", None)
+    assert conferences.label("xyz") == "XYZ"
+    assert "some-new-workshop" not in {v.slug for v in conferences.KNOWN}
+    assert catalogue().outcome("some-new-workshop", "Oral").tier == "oral"
+
+
+def _sample_statuses() -> set[tuple[str, str]]:
+    found = set()
+    for path in SAMPLE.glob("*/*.json*"):
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as fh:
+            records = json.load(fh)
+        venue = conferences.canonical_slug(path.parent.name)
+        found |= {(venue, clean_text(r["status"])) for r in records if isinstance(r.get("status"), str)}
+    return found
+
+
+def test_status_vocabulary_lists_every_status_of_the_sample() -> None:
+    found = _sample_statuses()
+    assert len(found) > 40
+    unlisted = sorted((venue, raw) for venue, raw in found
+                      if (v := conferences.lookup(venue)).statuses == () or v.outcome_name(raw) is None)
+    assert unlisted == []
+
+
+def test_status_outcomes_read_venue_vocabularies_then_the_facet_rules() -> None:
+    data = catalogue()
+    assert data.outcome("iclr", "Top-5%").tier == "oral"
+    assert data.outcome("iclr", "POSTER").tier == "poster"  # case-insensitive
+    reject = data.outcome("iclr", "Desk Reject")
+    assert (reject.decided, reject.accepted) == (True, False)
+    assert not data.outcome("iclr", "Withdraw").decided
+    assert data.outcome("aaai", "Student Abstract").main is False
+    assert data.outcome("acl", "Findings").tier == "findings"
+    assert data.outcome("neurips", "Accept (Oral)").tier == "oral"  # unlisted: facet rules
+    assert set(STATUSES) <= set(data.statuses.outcomes)
+    assert all(o.decided for o in data.statuses.outcomes.values() if o.accepted)
+
+
+# -- broken files -----------------------------------------------------------------------------
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    for name in FILES:
+        shutil.copyfile(str(PACKAGE / name), tmp_path / name)
+    return tmp_path
+
+
+def _edit(folder: Path, name: str, old: str, new: str) -> None:
+    text = (folder / name).read_text()
+    assert old in text
+    (folder / name).write_text(text.replace(old, new, 1))
+
+
+def test_an_untouched_copy_loads_like_the_package(copy: Path) -> None:
+    assert load_catalogue(copy) == catalogue()
+
+
+@pytest.mark.parametrize(("name", "old", "new", "expected"), [
+    ("venues.toml", 'home_topic = "robotics"', 'home_topic = "robotix"',
+     ["venues.toml", "venues.icra.home_topic", "robotix"]),
+    ("venues.toml", 'home_topic = "robotics"', 'home_topc = "robotics"',
+     ["venues.toml", "venues.icra.home_topc", "Extra inputs"]),
+    ("venues.toml", 'aliases = ["nips"]', 'aliases = ["iclr"]',
+     ["venues.toml", "'iclr' already names venue"]),
+    ("venues.toml", '"Top-5%" = "oral"', '"Top-5%" = "keynote"',
+     ["venues.toml", "venues.iclr.statuses", "keynote"]),
+    ("topics.toml", "computer vision; machine vision;", "computer vision; Machine-Vision;",
+     ["topics.toml", "topics.computer-vision.strong", "pattern"]),
+    ("topics.toml", "computer vision; machine vision;", "computer vision; computer vision;",
+     ["topics.toml", "topics.computer-vision", "cue listed twice: computer vision"]),
+    ("topics.toml", 'fallback = "machine-learning"', 'fallback = "ml"',
+     ["topics.toml", "fallback 'ml' is not a topic"]),
+    ("topics.toml", 'label = "Computer Vision"', 'label = "Computer Vision',
+     ["topics.toml", "not valid TOML", "line"]),
+    ("statuses.toml", 'status = "withdrawn"', 'status = "withdrew"',
+     ["statuses.toml", "facet", "'withdrew' is not a status facet value"]),
+    ("statuses.toml", "reject = { decided = true, accepted = false }\n", "",
+     ["statuses.toml", "no entry for the facet values reject"]),
+])
+def test_a_broken_file_names_the_file_and_entry(copy: Path, name: str, old: str, new: str,
+                                                 expected: list[str]) -> None:
+    _edit(copy, name, old, new)
+    with pytest.raises(CatalogueError) as info:
+        load_catalogue(copy)
+    for part in expected:
+        assert part in str(info.value)
+
+
+def test_a_missing_file_is_named(copy: Path) -> None:
+    (copy / "statuses.toml").unlink()
+    with pytest.raises(CatalogueError, match=r"statuses\.toml: missing"):
+        load_catalogue(copy)
