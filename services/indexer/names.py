@@ -40,8 +40,14 @@ _INITIAL = re.compile(r"^[^\W\d_]{1,2}\.?$|^[^\W\d_]\.(?:-?[^\W\d_]\.)+$")
 
 
 def split_names(raw: str) -> list[str]:
-    """A ``;``-joined author list split after decoding entities, so ``O&#x27;Brien`` stays one name."""
-    return [name for name in (clean_author_name(part) for part in html.unescape(raw).split(";")) if name]
+    """Cleaned names of a ``;``-joined author list (SIGGRAPH: ``,``-joined).
+
+    Entities are decoded first, so the ``;`` of ``O&#x27;Brien`` neither splits the name
+    nor hides a comma-joined list.
+    """
+    text = html.unescape(raw)
+    separator = ";" if ";" in text or "," not in text else ","
+    return [name for name in (clean_author_name(part) for part in text.split(separator)) if name]
 
 
 def clean_author_name(name: str) -> str:

@@ -139,6 +139,10 @@ def test_highlighted_emphasis_never_crosses_a_mark():
     assert "<em>small</em>" in out and "<em>big" not in out
 
 
+def test_highlighted_escaped_mark_text_stays_text():
+    assert render_highlighted("&lt;mark&gt;x") == "&lt;mark&gt;x"
+
+
 def test_highlighted_other_tags_are_text():
     out = render_highlighted("<mark>x</mark><script>alert(1)</script>")
     assert out == "<mark>x</mark>&lt;script&gt;alert(1)&lt;/script&gt;"

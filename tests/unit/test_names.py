@@ -67,6 +67,8 @@ def test_a_name_without_letters_is_dropped():
 def test_split_names_decodes_entities_before_splitting():
     # The corpus has "Matthew O&#x27;Toole": splitting first made "Matthew O&#x27" a name.
     assert split_names("Dorian Chan; Matthew O&#x27;Toole; Keyulu Xu*") == ["Dorian Chan", "Matthew O'Toole", "Keyulu Xu"]
+    assert split_names("Dorian Chan, Matthew O&#x27;Toole") == ["Dorian Chan", "Matthew O'Toole"]
+    assert split_names("Chi-Wing Fu*, Peng Song*, Niloy J. Mitra") == ["Chi-Wing Fu", "Peng Song", "Niloy J. Mitra"]
 
 
 @pytest.mark.parametrize(("raw", "fixed"), [
