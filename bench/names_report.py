@@ -1,0 +1,139 @@
+"""Before/after figures of name and vocabulary cleaning over a corpus (issue 11).
+
+    python3 bench/names_report.py [--corpus DIR] [--top 200] [--write-display]
+
+Reports author names that end in a footnote mark, duplicate groups among the top
+affiliations, distinct keywords and how many co-author names collapse. With
+``--write-display`` it rewrites ``services/indexer/vocab/affiliation_display.toml``:
+the most frequent spelling of every affiliation key that has several.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from services.indexer import affiliations as aff  # noqa: E402
+from services.indexer.names import (  # noqa: E402
+    author_key,
+    canonical_affiliation,
+    coauthor_key,
+    keyword_key,
+    split_names,
+)
+from services.indexer.sources import expand, load  # noqa: E402
+
+MARKED = re.compile(r"(?:[*∗†‡§¶¹²³⁴⁵⁶⁷⁸⁹⁰]|(?<=\D)\d)\s*$")
+DISPLAY_FILE = Path(aff.__file__).with_name("vocab") / "affiliation_display.toml"
+
+
+def read(corpus: str) -> tuple[Counter, Counter, Counter]:
+    """Raw author-list, affiliation and keyword strings with their frequencies."""
+    authors, affs, keywords = Counter(), Counter(), Counter()
+    for location in expand([corpus]):
+        for _, record in load(location).records:
+            if not isinstance(record, dict):
+                continue
+            for field, counter in (("author", authors), ("aff", affs), ("keywords", keywords)):
+                value = record.get(field)
+                if isinstance(value, str) and value.strip():
+                    if field == "author":
+                        counter[value] += 1
+                    else:
+                        counter.update(p.strip() for p in value.split(";") if p.strip())
+    return authors, affs, keywords
+
+
+def dup_groups(counts: Counter, top: int, key) -> list[list[str]]:
+    """Groups of the ``top`` most frequent values that share a key."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for value, _ in counts.most_common(top):
+        groups[key(value)].append(value)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _shouted(text: str) -> bool:
+    """``SUN YAT-SEN UNIVERSITY`` but not ``MIT CSAIL``."""
+    words = text.split()
+    return text.isupper() and len(words) > 1 and any(len(word) > 5 for word in words)
+
+
+def display_table(affs: Counter) -> list[str]:
+    """Most frequent spelling per key (not all capitals when another exists), for keys with several."""
+    by_key: dict[str, Counter] = defaultdict(Counter)
+    for value, n in affs.items():
+        cleaned = aff.clean_affiliation(value)
+        if cleaned:
+            by_key[aff.canonical_key(cleaned)][cleaned] += n
+    chosen = []
+    for spellings in by_key.values():
+        if len(spellings) < 2 or sum(spellings.values()) < 3:
+            continue
+        ranked = sorted(spellings.items(), key=lambda kv: (_shouted(kv[0]), -kv[1], kv[0]))
+        chosen.append(ranked[0][0])
+    return sorted(chosen)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", default=os.environ.get("PAPERLIST_CORPUS", "/work/shared/data/paperlists"))
+    parser.add_argument("--top", type=int, default=200)
+    parser.add_argument("--write-display", action="store_true")
+    parser.add_argument("--show", action="store_true", help="print the remaining duplicate groups and the top list")
+    args = parser.parse_args()
+    authors, affs, keywords = read(args.corpus)
+
+    if args.write_display:
+        names = display_table(affs)
+        body = "".join(f"  {json.dumps(n, ensure_ascii=False)},\n" for n in names)
+        header = "".join(line + "\n" for line in DISPLAY_FILE.read_text().splitlines() if line.startswith("#"))
+        DISPLAY_FILE.write_text(header + "display = [\n" + body + "]\n")
+        aff._display.cache_clear()
+        print(f"wrote {len(names)} display spellings to {DISPLAY_FILE}")
+
+    raw_names, clean_names = Counter(), Counter()
+    for value, n in authors.items():
+        for name in value.split(";"):
+            raw_names[name.strip()] += n
+        for name in split_names(value):
+            clean_names[name] += n
+    report: dict[str, object] = {
+        "author_names_marked": {"before": sum(1 for x in raw_names if MARKED.search(x)),
+                                "after": sum(1 for x in clean_names if MARKED.search(x))},
+        "author_names_distinct": {"before": len(raw_names), "after": len(clean_names)},
+        "author_keys_distinct": len({author_key(x) for x in clean_names}),
+        "coauthor_keys_distinct": len({coauthor_key(x) for x in clean_names}),
+    }
+    canonical = Counter()
+    for value, n in affs.items():
+        canonical[canonical_affiliation(value)] += n
+    fold = aff._fold_words
+    before_fold = dup_groups(affs, args.top, fold)
+    before_key = dup_groups(affs, args.top, aff.canonical_key)
+    after_fold = dup_groups(canonical, args.top, fold)
+    after_key = dup_groups(canonical, args.top, aff.canonical_key)
+    report["affiliation_top_dup_groups"] = {
+        "top": args.top,
+        "before_case_accent_punct": len(before_fold), "after_case_accent_punct": len(after_fold),
+        "before_full_key": len(before_key), "after_full_key": len(after_key),
+    }
+    report["affiliations_distinct"] = {"before": len(affs), "after": len(canonical)}
+    report["keywords_distinct"] = {"before": len(keywords), "before_casefold": len({k.casefold() for k in keywords}),
+                                   "after": len({keyword_key(k) for k in keywords})}
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+    if args.show:
+        print("before (case/accent/punct):", *before_fold[:40], sep="\n  ")
+        print("after (full key):", *after_key, sep="\n  ")
+        for value, n in canonical.most_common(args.top):
+            print(f"{n:6d} {value}")
+
+
+if __name__ == "__main__":
+    main()
