@@ -36,7 +36,7 @@ from urllib.parse import urlencode
 
 import requests
 
-from harness import percentiles, save
+from harness import percentiles, ready_web, save
 from services.search.query import build_search
 from services.search.request import parse_request
 from services.settings import load_settings
@@ -186,14 +186,8 @@ def main() -> None:
         parser.error("--requests, --threads, --max-per-thread and --seconds must be positive")
 
     settings = load_settings()
-    web = (args.url or f"http://{settings.host}:{settings.port}").rstrip("/")
+    web = ready_web(settings, args.url)
     es_search = f"{settings.es_hosts[0].rstrip('/')}/{settings.index}/_search"
-    try:
-        ready = requests.get(f"{web}/readyz", timeout=5).status_code == 200
-    except requests.RequestException:
-        ready = False
-    if not ready:
-        raise SystemExit(f"error: {web} is not ready: start the stack with `paperlist up`")
     params = query_mix(args.requests, args.seed)
     if args.cached:
         params = [params[0]] * args.requests
