@@ -25,6 +25,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -52,15 +53,18 @@ def loopback(url: str) -> bool:
 
 
 def metric_sums(web: str, names: tuple[str, str]) -> dict[str, float] | None:
-    """Sum of every sample (all label sets) of each named counter, or None without /metrics."""
+    """The named counters of ``GET /metrics``, or None when the service has none."""
     try:
         resp = requests.get(f"{web}/metrics", timeout=10)
     except requests.RequestException:
         return None
-    if resp.status_code != 200:
-        return None
+    return counter_sums(resp.text, names) if resp.status_code == 200 else None
+
+
+def counter_sums(text: str, names: tuple[str, ...]) -> dict[str, float]:
+    """Sum of every sample (all label sets) of each named counter in Prometheus text format."""
     sums = dict.fromkeys(names, 0.0)
-    for line in resp.text.splitlines():
+    for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
         name = line.split("{", 1)[0].split(" ", 1)[0]
@@ -99,21 +103,25 @@ def locust_failures(prefix: str) -> dict[str, int]:
 
 
 def run_locust(web: str, users: int, spawn_rate: float, seconds: int, mix_path: Path, work: Path, label: str,
-               offset: int, wait: float) -> dict:
+               offset: int, wait: float, processes: int) -> dict:
     prefix = str(work / label)
-    counts_path = work / f"{label}-counts.json"
+    counts_path = work / f"{label}-counts"
     env = {**os.environ, "PAPERLIST_LOAD_MIX": str(mix_path), "PAPERLIST_LOAD_COUNTS": str(counts_path),
            "PAPERLIST_LOAD_OFFSET": str(offset), "PAPERLIST_LOAD_WAIT": str(wait)}
     cmd = [sys.executable, "-m", "locust", "-f", str(USERS_FILE), "--headless", "--host", web,
            "-u", str(users), "-r", str(spawn_rate), "--run-time", f"{seconds}s", "--stop-timeout", "10",
-           "--csv", prefix, "--only-summary", "--loglevel", "WARNING"]
+           "--csv", prefix, "--only-summary", "--loglevel", "WARNING", "--processes", str(processes)]
     started = time.monotonic()
     proc = subprocess.run(cmd, env=env, cwd=REPO, capture_output=True, text=True, timeout=seconds + 120)
     elapsed = time.monotonic() - started
-    if not Path(f"{prefix}_stats.csv").exists() or not counts_path.exists():
+    count_files = list(work.glob(f"{counts_path.name}.*"))
+    if not Path(f"{prefix}_stats.csv").exists() or not count_files:
         raise SystemExit(f"error: locust failed (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
+    counts: Counter[str] = Counter()
+    for path in count_files:
+        counts.update(json.loads(path.read_text()))
     return {"stats": locust_stats(prefix), "failures": locust_failures(prefix),
-            "cache_headers": json.loads(counts_path.read_text()), "wall_seconds": round(elapsed, 1),
+            "cache_headers": dict(counts), "wall_seconds": round(elapsed, 1),
             "locust_exit": proc.returncode}
 
 
@@ -122,11 +130,16 @@ def one_run(args, web: str, users: int, seconds: int, mix_path: Path, work: Path
     before = metric_sums(web, metrics)
     ingest = None
     if ingest_path:
+        if not ingest_path.startswith(("http://", "https://")):
+            ingest_path = str(Path(ingest_path).resolve())  # the CLI runs from the repository root
         log = open(work / f"{label}-ingest.log", "w")
         ingest = subprocess.Popen([sys.executable, "-m", "services.indexer.cli", "ingest", ingest_path],
                                   cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         ingest_started = time.monotonic()
-    out = run_locust(web, users, args.spawn_rate or users, seconds, mix_path, work, label, offset, args.wait)
+        ended: list[float] = []
+        threading.Thread(target=lambda: (ingest.wait(), ended.append(time.monotonic())), daemon=True).start()
+    out = run_locust(web, users, args.spawn_rate or users, seconds, mix_path, work, label, offset, args.wait,
+                     args.processes)
     after = metric_sums(web, metrics)
     result = {"label": label, "users": users, "run_time_s": seconds, **out}
     if ingest is not None:
@@ -137,7 +150,9 @@ def one_run(args, web: str, users: int, seconds: int, mix_path: Path, work: Path
             ingest.terminate()
             code = ingest.wait(timeout=60)
         log.close()
-        result["ingest"] = {"path": ingest_path, "exit": code, "seconds": round(time.monotonic() - ingest_started, 1),
+        time.sleep(0.1)  # let the waiting thread note the end
+        seconds = (ended[0] if ended else time.monotonic()) - ingest_started
+        result["ingest"] = {"path": ingest_path, "exit": code, "seconds": round(seconds, 1),
                             "finished_within_load": finished_in_window,
                             "log_tail": (work / f"{label}-ingest.log").read_text()[-600:]}
     own = out["cache_headers"]
@@ -163,6 +178,8 @@ def main() -> None:
     parser.add_argument("--run-time", type=int, default=60, help="seconds per run")
     parser.add_argument("--spawn-rate", type=float, default=None, help="users started per second (default: all at once)")
     parser.add_argument("--wait", type=float, default=0.0, help="think time between a visitor's requests (s)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="locust processes (-1: one per core), when one cannot generate the load")
     parser.add_argument("--corpus", type=Path, default=None, help="default: PAPERLIST_CORPUS")
     parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
     parser.add_argument("--pool", type=int, default=50_000, help="distinct requests in the mix")
@@ -234,6 +251,9 @@ def main() -> None:
     print(f"results: {path}")
     if any(r["stats"]["errors"] for r in runs):
         raise SystemExit("error: some requests failed (see the failures above)")
+    if any(r.get("ingest", {}).get("exit") for r in runs):
+        raise SystemExit("error: the ingest failed: " + next(r["ingest"]["log_tail"] for r in runs
+                                                             if r.get("ingest", {}).get("exit")))
 
 
 if __name__ == "__main__":

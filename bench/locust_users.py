@@ -2,7 +2,8 @@
 
 Every visitor takes the next request of one shared Zipf-drawn sequence (written by
 load.py), so popularity is the same at any concurrency. Locust cannot see cache hits: the
-``X-Cache`` header of each answer is counted here and written out when locust quits.
+``X-Cache`` header of each answer is counted here and written out when locust quits,
+one file per locust process.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from locust import FastHttpUser, constant, events, task
 MIX = json.loads(Path(os.environ["PAPERLIST_LOAD_MIX"]).read_text())
 POOL: list[list[str]] = MIX["pool"]  # [name, path] by popularity rank
 SEQUENCE: list[int] = MIX["sequence"]
-_next = itertools.count(int(os.environ.get("PAPERLIST_LOAD_OFFSET", "0")))
+# With locust --processes each process walks the sequence from its own point.
+_next = itertools.count(int(os.environ.get("PAPERLIST_LOAD_OFFSET", "0")) + os.getpid() * 7919 % len(SEQUENCE))
 COUNTS: dict[str, int] = {"responses": 0, "hit": 0, "miss": 0, "stale": 0, "other": 0, "absent": 0}
 
 
@@ -37,4 +39,5 @@ class Visitor(FastHttpUser):
 
 @events.quitting.add_listener
 def _write_counts(environment, **_kw) -> None:
-    Path(os.environ["PAPERLIST_LOAD_COUNTS"]).write_text(json.dumps(COUNTS))
+    """One file per process (``--processes``): load.py adds them up."""
+    Path(f"{os.environ['PAPERLIST_LOAD_COUNTS']}.{os.getpid()}").write_text(json.dumps(COUNTS))
