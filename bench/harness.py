@@ -79,6 +79,20 @@ class BenchWorker:
                 os.killpg(self.proc.pid, signal.SIGKILL)
 
 
+def ready_web(settings: Settings, url: str | None) -> str:
+    """The web service's base URL (``--url`` or the settings'); exits with an error line unless it is ready."""
+    import requests
+
+    web = (url or f"http://{settings.host}:{settings.port}").rstrip("/")
+    try:
+        ready = requests.get(f"{web}/readyz", timeout=5).status_code == 200
+    except requests.RequestException:
+        ready = False
+    if not ready:
+        raise SystemExit(f"error: {web} is not ready: start the stack with `paperlist up` and ingest the corpus")
+    return web
+
+
 def corpus_files(corpus: Path, step: int = 1) -> list[Path]:
     files = sorted(p for p in corpus.rglob("*") if p.name.endswith((".json", ".json.gz")))
     if not files:

@@ -1,12 +1,18 @@
-"""Ingest throughput: the Celery pipeline against raw ``helpers.bulk`` of the same documents.
+"""Ingest throughput: the Celery pipeline against raw bulk indexing of the same documents.
 
-Baseline: the corpus normalised up front (untimed), then indexed by the client's plain
-``helpers.bulk`` into a fresh index with the same settings and mappings. Pipeline:
-``paperlist ingest`` of the same files into a fresh alias — reading, batching, Celery,
-normalisation and bulk indexing in the workers, until every batch is done. Runs
-alternate (raw, pipeline, raw, pipeline, …) so drift hits both; medians are reported.
+Two baselines, the corpus normalised up front (untimed), each into a fresh index with the
+same settings and mappings:
 
-    python bench/ingest.py                  # whole corpus (~92k), 1 round
+* ``serial``   — the client's ``helpers.streaming_bulk``: one bulk stream;
+* ``parallel`` — ``helpers.parallel_bulk`` with as many threads as the pipeline has worker
+                 processes, since the pipeline indexes in parallel too.
+
+Pipeline: ``paperlist ingest`` of the same files into a fresh alias — reading, batching,
+Celery, normalisation and bulk indexing in the workers, until every batch is done. Runs
+alternate (serial, parallel, pipeline, …) so drift hits all; medians and both ratios
+are reported.
+
+    python bench/ingest.py                  # whole corpus, 1 round
     python bench/ingest.py --step 4 --rounds 3
 """
 
@@ -34,17 +40,20 @@ def normalised_documents(files: list[Path]) -> list[tuple[str, dict]]:
     return [(paper.paper_id, to_document(paper)) for paper in CorpusReader(str(f) for f in files)]
 
 
-def raw_bulk(es, settings, docs, prefix: str) -> dict:
+def raw_bulk(es, settings, docs, prefix: str, threads: int = 0, chunk_size: int = 500) -> dict:
+    """Index ``docs`` with one bulk stream (``threads=0``) or ``parallel_bulk`` on ``threads``."""
     from elasticsearch import helpers
 
     index = f"{prefix}raw-{uuid.uuid4().hex[:6]}"
     es.indices.create(index=index, **index_body(settings.shards, settings.replicas))
+    actions = ({"_index": index, "_id": i, "_source": d} for i, d in docs)
+    results = (helpers.parallel_bulk(es, actions, thread_count=threads, chunk_size=chunk_size) if threads
+               else helpers.streaming_bulk(es, actions, chunk_size=chunk_size))
     chunk_times: list[float] = []
     started = time.perf_counter()
     last = started
-    for n, _ in enumerate(helpers.streaming_bulk(
-            es, ({"_index": index, "_id": i, "_source": d} for i, d in docs), chunk_size=500), start=1):
-        if n % 500 == 0:
+    for n, _ in enumerate(results, start=1):
+        if n % chunk_size == 0:
             now = time.perf_counter()
             chunk_times.append(now - last)
             last = now
@@ -52,7 +61,8 @@ def raw_bulk(es, settings, docs, prefix: str) -> dict:
     es.indices.refresh(index=index)
     count = es.count(index=index)["count"]
     drop(es, index)
-    return {"seconds": seconds, "docs": count, "docs_per_s": count / seconds, "chunk_500": percentiles(chunk_times)}
+    return {"seconds": seconds, "docs": count, "docs_per_s": count / seconds, "threads": threads,
+            f"chunk_{chunk_size}": percentiles(chunk_times)}
 
 
 def pipeline(es, settings, celery, client, files, prefix: str) -> dict:
@@ -85,24 +95,31 @@ def main() -> None:
     prefix = "bench-ingest-"
     print(f"normalising {len(files)} files up front for the baseline…", file=sys.stderr)
     docs = normalised_documents(files)
-    raw_runs, pipe_runs = [], []
+    serial_runs, parallel_runs, pipe_runs = [], [], []
     with BenchWorker(settings, args.concurrency) as worker:
         for round_no in range(args.rounds):
-            raw_runs.append(raw_bulk(es, settings, docs, prefix))
+            serial_runs.append(raw_bulk(es, settings, docs, prefix))
+            parallel_runs.append(raw_bulk(es, settings, docs, prefix, threads=worker.concurrency))
             pipe_runs.append(pipeline(es, settings, celery, client, files, prefix))
-            print(f"round {round_no + 1}: raw {raw_runs[-1]['docs_per_s']:.0f} docs/s, "
+            print(f"round {round_no + 1}: serial bulk {serial_runs[-1]['docs_per_s']:.0f} docs/s, "
+                  f"parallel bulk {parallel_runs[-1]['docs_per_s']:.0f} docs/s, "
                   f"pipeline {pipe_runs[-1]['docs_per_s']:.0f} docs/s", file=sys.stderr)
         concurrency = worker.concurrency
-    raw = statistics.median(r["docs_per_s"] for r in raw_runs)
+    serial = statistics.median(r["docs_per_s"] for r in serial_runs)
+    parallel = statistics.median(r["docs_per_s"] for r in parallel_runs)
     pipe = statistics.median(r["docs_per_s"] for r in pipe_runs)
-    assert all(r["docs"] == len(docs) for r in raw_runs + pipe_runs), "both must index the same documents"
+    short = [r for r in serial_runs + parallel_runs + pipe_runs if r["docs"] != len(docs)]
+    if short:
+        raise SystemExit(f"error: a run indexed {short[0]['docs']} documents, not {len(docs)}")
     result = {"files": len(files), "documents": len(docs), "rounds": args.rounds, "worker_concurrency": concurrency,
-              "raw_bulk_docs_per_s": round(raw), "pipeline_docs_per_s": round(pipe), "ratio": round(pipe / raw, 3),
-              "raw_runs": raw_runs, "pipeline_runs": pipe_runs}
+              "serial_bulk_docs_per_s": round(serial), "parallel_bulk_docs_per_s": round(parallel),
+              "pipeline_docs_per_s": round(pipe),
+              "ratio_over_serial": round(pipe / serial, 3), "ratio_over_parallel": round(pipe / parallel, 3),
+              "serial_runs": serial_runs, "parallel_runs": parallel_runs, "pipeline_runs": pipe_runs}
     path = save("ingest", result)
-    print(f"documents {len(docs):,}: raw helpers.bulk {raw:,.0f} docs/s, Celery pipeline {pipe:,.0f} docs/s, "
-          f"ratio {pipe / raw:.2f}  ({path})")
-
+    print(f"documents {len(docs):,}: serial helpers.bulk {serial:,.0f} docs/s, "
+          f"parallel_bulk ({concurrency} threads) {parallel:,.0f} docs/s, Celery pipeline {pipe:,.0f} docs/s; "
+          f"pipeline/serial {pipe / serial:.2f}, pipeline/parallel {pipe / parallel:.2f}  ({path})")
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,50 @@
+"""The load test's and the linear-scan baseline's own logic (no services needed)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import load  # noqa: E402
+
+import querymix  # noqa: E402
+
+
+def test_zipf_sequence_gives_the_top_thousand_the_asked_share():
+    ranks, exponent = querymix.zipf_sequence(20_000, 50_000, seed=1, share=0.8)
+    share = sum(r < querymix.TOP for r in ranks) / len(ranks)
+    assert exponent > 0
+    assert 0.77 < share < 0.83
+
+
+def test_linear_scan_is_an_and_of_lowercased_substrings():
+    texts = ["graph neural networks for molecules", "neural radiance fields", "graphical models"]
+    assert querymix.scan_count(texts, "Graph Neural") == 1
+    assert querymix.scan_count(texts, "graph") == 2  # substrings: "graphical" too
+    assert querymix.scan_count(texts, "neural -fields") == 0  # no query syntax: "-fields" is a word
+
+
+def test_counters_sum_every_label_set_and_skip_comments():
+    text = ("# HELP paperlist_cache_hits_total hits\n# TYPE paperlist_cache_hits_total counter\n"
+            'paperlist_cache_hits_total{route="search"} 7.0\n'
+            'paperlist_cache_hits_total{route="page",note="a b"} 3\n'
+            "paperlist_cache_misses_total 5 1700000000\n"
+            "paperlist_cache_hits_created 123\n")
+    sums = load.counter_sums(text, ("paperlist_cache_hits_total", "paperlist_cache_misses_total"))
+    assert sums == {"paperlist_cache_hits_total": 10.0, "paperlist_cache_misses_total": 5.0}
+
+
+def test_only_loopback_targets_are_accepted():
+    assert load.loopback("http://127.0.0.1:8000") and load.loopback("http://localhost:8000")
+    assert load.loopback("http://[::1]:8000")
+    assert not load.loopback("http://10.0.0.5:8000") and not load.loopback("https://example.org")
+
+
+def test_request_pool_is_distinct_and_covers_every_kind():
+    records = [querymix.Record(title=f"Learning graph model number {i}", abstract="", keywords=("graphs",),
+                               primary_area="", authors=(f"Ada Lovelace {i}",), conference="iclr", year=2020,
+                               paper_id=f"iclr-2020-{i:012x}") for i in range(300)]
+    pool = querymix.request_pool(records, 400, seed=2)
+    paths = [path for _, path in pool]
+    assert len(paths) == len(set(paths))
+    assert {kind for kind, _ in pool} == set(querymix.KIND_WEIGHTS)
