@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 import requests
 
 from harness import percentiles, save
-from services.search.query import build_search
+from services.search.search_body import build_search
 from services.search.request import parse_request
 from services.settings import load_settings
 

@@ -14,7 +14,7 @@ from elasticsearch import Elasticsearch, NotFoundError
 from . import conferences, taxonomy
 from .documents import SUMMARY_FIELDS, from_source
 from .model import HIDDEN_STATUSES, Paper
-from .query import build_search
+from .search_body import build_search
 from .request import SearchRequest
 from .results import SearchResults, shape
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from services.search import query
+from services.search import search_body
 from services.search.documents import SUMMARY_FIELDS, to_document
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
-from services.search.query import HIGHLIGHT, SORTS, build_search, facet_filter
+from services.search.search_body import HIGHLIGHT, SORTS, build_search, facet_filter
 from services.search.request import FACETS, MAX_WINDOW, SearchRequest, decode_cursor, parse_request
 from services.search.results import FacetValue, facet_label, shape
 
@@ -392,7 +392,7 @@ class TestShape:
         options = [{"text": "graph", "highlighted": "<em>graph</em>", "score": 0.2}]
         results = shape(req(q="grpah"), es_response(total=total, hits=[], suggest_options=options))
         assert results.suggestion == suggestion
-        assert query.SUGGEST_BELOW == 5
+        assert search_body.SUGGEST_BELOW == 5
 
     def test_no_suggestion_without_options(self):
         assert shape(req(q="x"), es_response(total=0, hits=[], suggest_options=[])).suggestion is None

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.search import textquery
+from services.search import text_query
 from services.search.model import title_key
-from services.search.querysyntax import (
+from services.search.query_language import (
     MAX_CLAUSES,
     MAX_QUERY_CHARS,
     MAX_TERM_CHARS,
@@ -23,7 +23,7 @@ from services.search.querysyntax import (
     Term,
     parse,
 )
-from services.search.textquery import compile_query
+from services.search.text_query import compile_query
 
 
 def terms(parsed: ParsedQuery) -> list[Term]:
@@ -358,7 +358,7 @@ def compiled(q: str) -> dict:
 
 def word_query(text: str, zero_terms: bool = True) -> dict:
     mm = {"query": text, "type": "cross_fields", "operator": "and",
-          "fields": list(textquery.WORD_FIELDS)}
+          "fields": list(text_query.WORD_FIELDS)}
     if zero_terms:
         mm["zero_terms_query"] = "all"
     return {"multi_match": mm}
@@ -479,15 +479,15 @@ def test_compile_excluded_filters():
 
 
 def test_compile_uses_module_weights(monkeypatch):
-    monkeypatch.setattr(textquery, "WORD_FIELDS", ("title^9", "abstract^0.1"))
-    monkeypatch.setattr(textquery, "EXACT_TITLE_BOOST", 7.0)
+    monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9", "abstract^0.1"))
+    monkeypatch.setattr(text_query, "EXACT_TITLE_BOOST", 7.0)
     body = compiled("graph neural")
     assert body["must"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
     assert {"term": {"title_key": {"value": "graph neural", "boost": 7.0}}} in body["should"]
 
 
 def test_compile_single_weighted_field_keeps_the_boost(monkeypatch):
-    monkeypatch.setattr(textquery, "WORD_FIELDS", ("title^9",))
+    monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9",))
     assert compiled("graph")["must"][0] == {"match": {"title": {
         "query": "graph", "operator": "and", "zero_terms_query": "all", "boost": 9.0}}}
 

@@ -1,4 +1,4 @@
-"""Compile a :class:`~services.search.querysyntax.ParsedQuery` into the relevance query.
+"""Compile a :class:`~services.search.query_language.ParsedQuery` into the relevance query.
 
 Only the text part: ``conference:``/``year:`` filter values are applied by the caller
 (they combine with the facet filters); their negations are exclusions and land here in
@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from services.search.model import title_key
-from services.search.querysyntax import MAX_QUERY_CHARS, Clause, ParsedQuery, Term
+from services.search.query_language import MAX_QUERY_CHARS, Clause, ParsedQuery, Term
 
 # Plain words: each must match in one of these (stemmed, except author_names).
 WORD_FIELDS = ("title^4", "keywords^2", "topic_labels^1.5", "author_names^2",

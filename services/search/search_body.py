@@ -11,9 +11,9 @@ from typing import Any
 
 from .documents import SUMMARY_FIELDS
 from .model import HIDDEN_STATUSES
-from .querysyntax import ParsedQuery, parse
+from .query_language import ParsedQuery, parse
 from .request import FACETS, SearchRequest, year_text
-from .textquery import compile_query
+from .text_query import compile_query
 
 HIGHLIGHT = {
     "pre_tags": ["<mark>"],
