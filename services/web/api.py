@@ -9,8 +9,10 @@ import json
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 
 from services.search import bibtex
-from services.search.request import InvalidRequest
+from services.search.errors import InvalidRequest
+from services.search.limits import MAX_SUGGEST_PREFIX
 from services.search.results import SearchResults
+from services.search.service import Suggestion
 
 from .openapi import openapi_document
 from .pages import search_service
@@ -19,6 +21,9 @@ from .serialize import hit_json, paper_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
+# Where each kind of suggestion leads: (endpoint, the argument its key fills).
+SUGGESTION_PAGES = {"conference": ("pages.conference", "slug"), "topic": ("pages.topic", "slug"),
+                    "author": ("pages.author", "name"), "title": ("pages.paper", "paper_id")}
 EXPORT_FORMATS = {"bibtex": ("application/x-bibtex; charset=utf-8", "bib"),
                   "csv": ("text/csv; charset=utf-8", "csv"),
                   "json": ("application/json", "json")}
@@ -35,9 +40,8 @@ def results_json(results: SearchResults) -> dict:
     req = results.request
     return {
         "query": {"q": req.q, "sort": req.sort,
-                  "filters": {name: list(req.selected(name)) for name in
-                              ("conference", "year", "topic", "status", "track", "keyword", "author",
-                               "affiliation", "has_code") if req.selected(name)}},
+                  "filters": {facet.name: list(req.selected(facet.name)) for facet in req.facets
+                              if req.selected(facet.name)}},
         "total": results.total,
         "page": req.page,
         "page_size": req.page_size,
@@ -70,10 +74,16 @@ def similar(paper_id: str):
 @bp.get("/suggest")
 def suggest():
     q = request.args.get("q", "")
-    if len(q) > 100:
-        raise InvalidRequest("q", "suggestions take at most 100 characters")
+    if len(q) > MAX_SUGGEST_PREFIX:
+        raise InvalidRequest("q", f"suggestions take at most {MAX_SUGGEST_PREFIX} characters")
     items = search_service().suggest(q)
-    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": s.url} for s in items]})
+    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": suggestion_url(s)}
+                                            for s in items]})
+
+
+def suggestion_url(suggestion: Suggestion) -> str:
+    endpoint, argument = SUGGESTION_PAGES[suggestion.kind]
+    return url_for(endpoint, **{argument: suggestion.key})
 
 
 @bp.get("/export")
