@@ -70,11 +70,14 @@ def _translating(method: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
+SUGGESTION_KINDS = ("title", "author", "topic", "conference")
+
+
 @dataclass(frozen=True)
 class Suggestion:
     """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
 
-    kind: str  # title | author | topic | conference
+    kind: str  # one of SUGGESTION_KINDS
     text: str
     key: str
 

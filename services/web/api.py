@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 
-from services.search import bibtex
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_SUGGEST_PREFIX
 from services.search.results import SearchResults
 from services.search.service import Suggestion
 
+from .exports import EXPORT_FORMATS
 from .openapi import openapi_document
 from .pages import search_service
 from .params import search_request
@@ -24,9 +20,6 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 # Where each kind of suggestion leads: (endpoint, the argument its key fills).
 SUGGESTION_PAGES = {"conference": ("pages.conference", "slug"), "topic": ("pages.topic", "slug"),
                     "author": ("pages.author", "name"), "title": ("pages.paper", "paper_id")}
-EXPORT_FORMATS = {"bibtex": ("application/x-bibtex; charset=utf-8", "bib"),
-                  "csv": ("text/csv; charset=utf-8", "csv"),
-                  "json": ("application/json", "json")}
 
 
 @bp.get("/search")
@@ -91,37 +84,10 @@ def export():
     fmt = request.args.get("format", "bibtex").lower()
     if fmt not in EXPORT_FORMATS:
         raise InvalidRequest("format", f"'{fmt[:20]}' is not one of {', '.join(EXPORT_FORMATS)}")
-    papers = search_service().export(search_request())
-    mimetype, ext = EXPORT_FORMATS[fmt]
-    if fmt == "bibtex":
-        body = "\n\n".join(bibtex.entry(p) for p in papers) + "\n"
-    elif fmt == "csv":
-        body = _csv(papers)
-    else:
-        body = json.dumps({"count": len(papers), "papers": [paper_json(p, full=True) for p in papers]},
-                          ensure_ascii=False, indent=1)
-    resp = Response(body, mimetype=mimetype)
+    mimetype, ext, write = EXPORT_FORMATS[fmt]
+    resp = Response(write(search_service().export(search_request())), mimetype=mimetype)
     resp.headers["Content-Disposition"] = f'attachment; filename="paperlist-export.{ext}"'
     return resp
-
-
-def _csv(papers) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["id", "title", "authors", "affiliations", "conference", "year", "status", "track",
-                     "topics", "keywords", "citations", "pdf", "site", "code", "url"])
-    for p in papers:
-        writer.writerow([p.paper_id, _cell(p.title), "; ".join(map(_cell, p.author_names)),
-                         "; ".join(map(_cell, p.affiliations)), p.conference_name, p.year, p.status, p.track,
-                         "; ".join(p.topics), "; ".join(map(_cell, p.keywords)),
-                         "" if p.citations is None else p.citations, p.links.pdf, p.links.site, p.links.code,
-                         url_for("pages.paper", paper_id=p.paper_id, _external=True)])
-    return out.getvalue()
-
-
-def _cell(text: str) -> str:
-    """Defuse spreadsheet formulas in text cells (CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @bp.get("/openapi.json")

@@ -14,7 +14,10 @@ from services.search.limits import (
     MAX_WINDOW,
 )
 from services.search.model import STATUSES
+from services.search.service import SUGGESTION_KINDS
 from services.search.sorting import SORTS
+
+from .exports import EXPORT_FORMATS
 
 
 def _array_param(name: str, description: str, schema: dict) -> dict:
@@ -103,7 +106,7 @@ SEARCH_RESPONSE = {"type": "object", "required": ["total", "hits", "facets", "pa
 SUGGESTIONS = {"type": "object", "required": ["q", "suggestions"], "properties": {
     "q": {"type": "string"},
     "suggestions": {"type": "array", "items": {"type": "object", "required": ["type", "text", "url"], "properties": {
-        "type": {"type": "string", "enum": ["title", "author", "topic", "conference"]},
+        "type": {"type": "string", "enum": list(SUGGESTION_KINDS)},
         "text": {"type": "string"}, "url": {"type": "string"}}}}}}
 
 
@@ -153,7 +156,7 @@ def openapi_document() -> dict:
             "/api/v1/export": {"get": {
                 "summary": f"Export up to {EXPORT_LIMIT:,} results as BibTeX, CSV or JSON", "operationId": "export",
                 "parameters": [*SEARCH_PARAMS[:-2], {"name": "format", "in": "query", "required": False,
-                                                    "schema": {"type": "string", "enum": ["bibtex", "csv", "json"]}}],
+                                                    "schema": {"type": "string", "enum": list(EXPORT_FORMATS)}}],
                 "responses": _responses(None, ok_content={
                     "application/x-bibtex": {"schema": {"type": "string"}},
                     "text/csv": {"schema": {"type": "string"}},
