@@ -4,6 +4,7 @@ from __future__ import annotations
 
 MAX_QUERY = 500            # characters of ``q`` (the search box's maxlength too)
 MAX_SUGGEST_PREFIX = 100   # characters of an autocomplete prefix
+MAX_PAPER_ID = 100         # characters of a paper id in a URL (longer ones are cut, then not found)
 MIN_YEAR, MAX_YEAR = 1900, 2100  # years a filter or a ``year:`` scope may name
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100

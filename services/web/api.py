@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_SUGGEST_PREFIX
@@ -11,7 +11,7 @@ from services.search.service import Suggestion
 
 from .exports import EXPORT_FORMATS
 from .openapi import openapi_document
-from .pages import search_service
+from .pages import paper_or_404, search_service
 from .params import search_request
 from .serialize import hit_json, paper_json
 
@@ -51,17 +51,13 @@ def results_json(results: SearchResults) -> dict:
 
 @bp.get("/papers/<paper_id>")
 def paper(paper_id: str):
-    found = search_service().paper(paper_id[:100])
-    if not found:
-        abort(404, description=f"No paper with id '{paper_id[:100]}'.")
-    return jsonify(paper_json(found, full=True))
+    return jsonify(paper_json(paper_or_404(paper_id), full=True))
 
 
 @bp.get("/papers/<paper_id>/similar")
 def similar(paper_id: str):
-    if not search_service().paper(paper_id[:100]):
-        abort(404, description=f"No paper with id '{paper_id[:100]}'.")
-    return jsonify({"papers": [paper_json(p) for p in search_service().similar(paper_id[:100])]})
+    found = paper_or_404(paper_id)
+    return jsonify({"papers": [paper_json(p) for p in search_service().similar(found.paper_id)]})
 
 
 @bp.get("/suggest")

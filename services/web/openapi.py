@@ -9,6 +9,7 @@ from services.search.limits import (
     EXPORT_LIMIT,
     MAX_FILTER_VALUES,
     MAX_PAGE_SIZE,
+    MAX_PAPER_ID,
     MAX_QUERY,
     MAX_SUGGEST_PREFIX,
     MAX_WINDOW,
@@ -127,7 +128,7 @@ def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = Non
 @lru_cache(maxsize=1)
 def openapi_document() -> dict:
     paper_id = {"name": "paper_id", "in": "path", "required": True,
-                "schema": {"type": "string", "minLength": 1, "maxLength": 100}}
+                "schema": {"type": "string", "minLength": 1, "maxLength": MAX_PAPER_ID}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "paperlist API", "version": "1.0.0",

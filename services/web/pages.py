@@ -7,6 +7,8 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
 from services.search import bibtex, conferences, taxonomy
+from services.search.limits import MAX_PAPER_ID
+from services.search.model import Paper
 from services.search.request import SearchRequest
 from services.search.service import PaperSearch
 
@@ -17,6 +19,13 @@ bp = Blueprint("pages", __name__)
 
 def search_service() -> PaperSearch:
     return current_app.extensions["paperlist.search"]
+
+
+def paper_or_404(paper_id: str) -> Paper:
+    found = search_service().paper(paper_id[:MAX_PAPER_ID])
+    if not found:
+        abort(404, description=f"No paper with id '{paper_id[:MAX_PAPER_ID]}'.")
+    return found
 
 
 def url_with(path: str, req: SearchRequest, **changes) -> str:
@@ -63,9 +72,7 @@ def search():
 
 @bp.get("/papers/<paper_id>")
 def paper(paper_id: str):
-    found = search_service().paper(paper_id[:100])
-    if not found:
-        abort(404, description=f"No paper with id '{paper_id[:100]}'.")
+    found = paper_or_404(paper_id)
     similar = search_service().similar(found.paper_id)
     return render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar)
 
