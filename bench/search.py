@@ -37,8 +37,8 @@ from urllib.parse import urlencode
 import requests
 
 from harness import percentiles, ready_web, save
-from services.search.query import build_search
 from services.search.request import parse_request
+from services.search.search_body import build_search
 from services.settings import load_settings
 
 WORDS = ["learning", "neural", "graph", "robot", "diffusion", "language model", "reinforcement learning",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from elasticsearch import Elasticsearch
 
 from services.settings import Settings
@@ -21,3 +23,8 @@ def make_client(settings: Settings, *, request_timeout: float | None = None,
         retry_on_timeout=True,
         http_compress=False,
     )
+
+
+def quiet_client_logs() -> None:
+    """Only warnings from the transport: a web process would otherwise log every request."""
+    logging.getLogger("elastic_transport").setLevel(logging.WARNING)

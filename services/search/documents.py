@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .facets import FACETS
 from .model import Author, Links, Paper, title_key
 from .taxonomy import label as topic_label
 
@@ -21,7 +22,7 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
         topic_labels=[topic_label(t) for t in paper.topics],
         author_names=paper.author_names,
         affiliations=paper.affiliations,
-        has_code=paper.has_code,
+        **FACETS.derived_fields(paper),
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
         author_suggest=[name[:60] for name in paper.author_names] or None,
         ingest_run=run,

@@ -9,114 +9,65 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from . import conferences
-from .model import STATUSES
-
-MAX_QUERY = 500
-MAX_PAGE_SIZE = 100
-MAX_WINDOW = 10_000
-MAX_FILTER_VALUES = 20
-SORTS = ("relevance", "newest", "oldest", "citations")
-MIN_YEAR, MAX_YEAR = 1900, 2100
-
-
-class InvalidRequest(ValueError):
-    """A parameter a client got wrong; the message says which and why (HTTP 400)."""
-
-    def __init__(self, parameter: str, message: str):
-        super().__init__(f"{parameter}: {message}")
-        self.parameter = parameter
-        self.message = message
-
-
-@dataclass(frozen=True)
-class Facet:
-    """A filterable, countable field: ``name`` is the URL parameter."""
-
-    name: str
-    field: str
-    size: int
-    label: str
-
-
-FACETS: tuple[Facet, ...] = (
-    Facet("conference", "conference", 60, "Conference"),
-    Facet("year", "year", 80, "Year"),
-    Facet("topic", "topics", 40, "Topic"),
-    Facet("status", "status", 15, "Status"),
-    Facet("track", "track", 15, "Track"),
-    Facet("keyword", "keywords.raw", 15, "Keyword"),
-    Facet("author", "author_names.raw", 15, "Author"),
-    Facet("affiliation", "affiliations.raw", 15, "Affiliation"),
-    Facet("has_code", "has_code", 2, "Code"),
-)
-FACET_BY_NAME = {f.name: f for f in FACETS}
+from .errors import InvalidRequest
+from .facets import FACETS, FacetRegistry
+from .limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
+from .sorting import DEFAULT_SORT, SORTS
 
 
 @dataclass(frozen=True)
 class SearchRequest:
+    """What to search: query text, facet selections (parsed values per facet name), order and page.
+
+    ``facets`` is the registry the selections belong to: the app's :data:`FACETS` unless a
+    caller (a test) brings its own; it takes no part in equality.
+    """
+
     q: str = ""
-    filters: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    years: tuple[tuple[int, int], ...] = ()
-    sort: str = "relevance"
+    filters: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    sort: str = DEFAULT_SORT
     page: int = 1
-    page_size: int = 20
+    page_size: int = DEFAULT_PAGE_SIZE
     search_after: tuple | None = None
+    facets: FacetRegistry = field(default=FACETS, compare=False, repr=False)
 
     @property
     def offset(self) -> int:
         return (self.page - 1) * self.page_size
 
     def selected(self, facet: str) -> tuple[str, ...]:
-        if facet == "year":
-            return tuple(year_text(r) for r in self.years)
-        return self.filters.get(facet, ())
+        """The selected values of a facet in their URL form."""
+        values = self.filters.get(facet, ())
+        return tuple(self.facets[facet].text(v) for v in values)
 
     def with_page(self, page: int) -> SearchRequest:
         return replace(self, page=page, search_after=None)
 
-    def to_params(self, **changes: object) -> list[tuple[str, str]]:
+    def without_filters(self) -> SearchRequest:
+        return replace(self, filters={}, page=1, search_after=None)
+
+    def to_params(self) -> list[tuple[str, str]]:
         """Query-string pairs reproducing this request (the state lives in the URL)."""
         pairs: list[tuple[str, str]] = []
         if self.q:
             pairs.append(("q", self.q))
-        for facet in FACETS:
+        for facet in self.facets:
             pairs.extend((facet.name, v) for v in self.selected(facet.name))
-        if self.sort != "relevance":
+        if self.sort != DEFAULT_SORT:
             pairs.append(("sort", self.sort))
-        if self.page_size != 20:
+        if self.page_size != DEFAULT_PAGE_SIZE:
             pairs.append(("page_size", str(self.page_size)))
         if self.page != 1:
             pairs.append(("page", str(self.page)))
         return pairs
 
 
-def year_text(span: tuple[int, int]) -> str:
-    return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"
-
-
-_YEAR = re.compile(r"^\s*(\d{4})\s*(?:[-–]\s*(\d{4})\s*)?$")
-
-
-def parse_year(value: str) -> tuple[int, int]:
-    match = _YEAR.match(value)
-    if not match:
-        raise InvalidRequest("year", f"'{value[:40]}' is not a year or a range like 2018-2022")
-    lo = int(match.group(1))
-    hi = int(match.group(2) or lo)
-    if lo > hi:
-        lo, hi = hi, lo
-    if lo < MIN_YEAR or hi > MAX_YEAR:
-        raise InvalidRequest("year", f"'{value[:40]}' is outside {MIN_YEAR}-{MAX_YEAR}")
-    return lo, hi
-
-
 def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool = False,
-                  max_page_size: int = MAX_PAGE_SIZE) -> SearchRequest:
+                  max_page_size: int = MAX_PAGE_SIZE, facets: FacetRegistry = FACETS) -> SearchRequest:
     """Validate query-string values (each a list, since parameters may repeat)."""
     def one(name: str, default: str = "") -> str:
         values = args.get(name) or []
@@ -125,33 +76,16 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     q = one("q").strip()
     if len(q) > MAX_QUERY:
         raise InvalidRequest("q", f"the query is longer than {MAX_QUERY} characters")
-    filters: dict[str, tuple[str, ...]] = {}
-    for facet in FACETS:
-        # Count what was sent (blanks and repeats too): the limit bounds the request, not the filter.
-        if len(args.get(facet.name) or []) > MAX_FILTER_VALUES:
-            raise InvalidRequest(facet.name, f"at most {MAX_FILTER_VALUES} values")
-        if facet.name == "year":
-            continue
-        values = [v.strip() for v in args.get(facet.name) or [] if v.strip()]
-        if any(len(v) > 300 for v in values):
-            raise InvalidRequest(facet.name, "a value is longer than 300 characters")
-        if facet.name == "conference":
-            values = [slug for slug in map(conferences.canonical_slug, values) if slug]
-        elif facet.name == "status":
-            bad = [v for v in values if v.lower() not in STATUSES]
-            if bad:
-                raise InvalidRequest("status", f"'{bad[0][:40]}' is not one of {', '.join(STATUSES)}")
-            values = [v.lower() for v in values]
-        elif facet.name == "has_code":
-            values = [_boolean(v) for v in values]
+    filters: dict[str, tuple[Any, ...]] = {}
+    for facet in facets:
+        values = facet.parse(args.get(facet.name) or [])
         if values:
-            filters[facet.name] = tuple(dict.fromkeys(values))
-    years = tuple(dict.fromkeys(parse_year(v) for v in args.get("year") or [] if v.strip()))
-    sort = one("sort", "relevance").lower() or "relevance"
+            filters[facet.name] = values
+    sort = one("sort", DEFAULT_SORT).lower() or DEFAULT_SORT
     if sort not in SORTS:
         raise InvalidRequest("sort", f"'{sort[:40]}' is not one of {', '.join(SORTS)}")
     page = _integer("page", one("page", "1"), 1, MAX_WINDOW)
-    page_size = _integer("page_size", one("page_size", "20"), 1, max_page_size)
+    page_size = _integer("page_size", one("page_size", str(DEFAULT_PAGE_SIZE)), 1, max_page_size)
     if page * page_size > MAX_WINDOW:
         hint = "; use search_after to go further" if allow_search_after else ""
         raise InvalidRequest("page", f"results beyond the first {MAX_WINDOW:,} cannot be paged to{hint}")
@@ -161,8 +95,8 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
         if not allow_search_after:
             raise InvalidRequest("search_after", "only the JSON API pages with search_after")
         after = decode_cursor(token)
-    return SearchRequest(q=q, filters=filters, years=years, sort=sort, page=page, page_size=page_size,
-                         search_after=after)
+    return SearchRequest(q=q, filters=filters, sort=sort, page=page, page_size=page_size,
+                         search_after=after, facets=facets)
 
 
 def _integer(name: str, value: str, lo: int, hi: int) -> int:
@@ -173,15 +107,6 @@ def _integer(name: str, value: str, lo: int, hi: int) -> int:
     if not lo <= number <= hi:
         raise InvalidRequest(name, f"must be between {lo} and {hi:,}")
     return number
-
-
-def _boolean(value: str) -> str:
-    lowered = value.lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return "true"
-    if lowered in ("0", "false", "no", "off"):
-        return "false"
-    raise InvalidRequest("has_code", f"'{value[:40]}' is not true or false")
 
 
 def encode_cursor(sort_values: Sequence) -> str:

@@ -5,35 +5,81 @@ The web calls these and never builds Elasticsearch bodies itself.
 
 from __future__ import annotations
 
+import functools
+import logging
 import re
-from dataclasses import dataclass, field
-from urllib.parse import quote
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
-from elasticsearch import Elasticsearch, NotFoundError
+import elastic_transport
+from elasticsearch import ApiError, Elasticsearch, NotFoundError
 
 from . import conferences, taxonomy
 from .documents import SUMMARY_FIELDS, from_source
-from .model import HIDDEN_STATUSES, Paper
-from .query import build_search
+from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
+from .facets import FACETS
+from .limits import EXPORT_LIMIT, MAX_SUGGEST_PREFIX
+from .model import Paper
 from .request import SearchRequest
 from .results import SearchResults, shape
+from .search_body import build_search
+from .sorting import BROWSE_SORT, sort_clauses
 
-EXPORT_LIMIT = 1000
+log = logging.getLogger(__name__)
 _PROFILE_AGGS = {
     "years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}},
     "coauthors": {"terms": {"field": "author_names.raw", "size": 21}},
     "conferences": {"terms": {"field": "conference", "size": 50}},
 }
-_VISIBLE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
+_VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
 # Control characters: the completion suggester rejects some (U+001E, U+001F are reserved), none helps.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
+_OVERLOADED = (429, 502, 503, 504)
+
+
+@contextmanager
+def translated() -> Iterator[None]:
+    """The one place Elasticsearch's exceptions become the search layer's (:mod:`.errors`)."""
+    try:
+        yield
+    except (elastic_transport.ConnectionError, elastic_transport.ConnectionTimeout) as exc:
+        log.warning("Elasticsearch unavailable: %s", exc)
+        raise SearchUnavailable(str(exc)) from exc
+    except ApiError as exc:
+        status = exc.meta.status
+        if status in _OVERLOADED:
+            raise SearchOverloaded(str(exc)) from exc
+        if status == 404:
+            raise IndexMissing(str(exc)) from exc
+        log.error("Elasticsearch rejected a request (%s): %s", status, exc)
+        raise (BadQuery if status == 400 else SearchFailed)(str(exc)) from exc
+
+
+T = TypeVar("T")
+
+
+def _translating(method: Callable[..., T]) -> Callable[..., T]:
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        with translated():
+            return method(*args, **kwargs)
+    return wrapper
+
+
+SUGGESTION_KINDS = ("title", "author", "topic", "conference")
+
+
 @dataclass(frozen=True)
 class Suggestion:
-    kind: str  # title | author | topic | conference
+    """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
+
+    kind: str  # one of SUGGESTION_KINDS
     text: str
-    url: str
+    key: str
 
 
 @dataclass
@@ -64,29 +110,38 @@ class Overview:
 
 
 class PaperSearch:
+    """Every read the site and the API make; Elasticsearch errors leave as :mod:`.errors` exceptions."""
+
     def __init__(self, es: Elasticsearch, alias: str):
         self.es = es
         self.alias = alias
 
+    @_translating
     def search(self, req: SearchRequest) -> SearchResults:
         resp = self.es.search(index=self.alias, **build_search(req))
         return shape(req, resp.body)
 
+    @_translating
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> list[Paper]:
         """Up to ``limit`` papers of the result set, in its order, with every field."""
-        body = build_search(SearchRequest(q=req.q, filters=req.filters, years=req.years, sort=req.sort,
-                                          page_size=limit), facets=False, highlight=False, source=["*"])
+        body = build_search(replace(req, page=1, page_size=limit, search_after=None),
+                            facets=False, highlight=False, source=["*"])
         body.pop("suggest", None)
         resp = self.es.search(index=self.alias, **body)
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
 
+    @_translating
     def paper(self, paper_id: str) -> Paper | None:
+        """The paper, or None when there is no such id (a missing index raises :class:`IndexMissing`)."""
         try:
             doc = self.es.get(index=self.alias, id=paper_id)
-        except NotFoundError:
+        except NotFoundError as exc:
+            if exc.error == "index_not_found_exception":
+                raise
             return None
         return from_source(doc["_source"])
 
+    @_translating
     def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
         resp = self.es.search(index=self.alias, size=size, _source=SUMMARY_FIELDS, query={"bool": {
             "must": [{"more_like_this": {
@@ -99,19 +154,20 @@ class PaperSearch:
         }})
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
 
+    @_translating
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
         """Completions for the search box: titles and authors from the index, topics and conferences by name."""
-        prefix = _CONTROL.sub(" ", prefix).strip()[:100]
+        prefix = _CONTROL.sub(" ", prefix).strip()[:MAX_SUGGEST_PREFIX]
         if not prefix:
             return []
         out: list[Suggestion] = []
         lowered = prefix.lower()
         for conf in conferences.KNOWN:
             if conf.name.lower().startswith(lowered) or conf.slug.startswith(lowered):
-                out.append(Suggestion("conference", conf.name, f"/conferences/{conf.slug}"))
+                out.append(Suggestion("conference", conf.name, conf.slug))
         for topic in taxonomy.TOPICS:
             if any(w.startswith(lowered) for w in [topic.label.lower(), *topic.label.lower().split()]):
-                out.append(Suggestion("topic", topic.label, f"/topics/{topic.slug}"))
+                out.append(Suggestion("topic", topic.label, topic.slug))
         resp = self.es.search(index=self.alias, size=0, suggest={
             "title": {"prefix": prefix, "completion": {"field": "title_suggest", "size": size,
                                                         "skip_duplicates": True}},
@@ -120,17 +176,16 @@ class PaperSearch:
         }, _source=["paper_id"])
         suggest = resp.body.get("suggest", {})
         for option in suggest.get("author", [{}])[0].get("options", []):
-            name = option["text"]
-            out.append(Suggestion("author", name, f"/authors/{quote(name, safe='')}"))
+            out.append(Suggestion("author", option["text"], option["text"]))
         for option in suggest.get("title", [{}])[0].get("options", []):
-            out.append(Suggestion("title", option["text"], f"/papers/{option['_id']}"))
+            out.append(Suggestion("title", option["text"], option["_id"]))
         return out[: size + 4]
 
+    @_translating
     def overview(self, newest: int = 20) -> Overview:
         """Front page: paper counts per conference and year, topics, and the newest papers."""
         resp = self.es.search(index=self.alias, size=newest, _source=SUMMARY_FIELDS, query=_VISIBLE,
-                              sort=[{"year": "desc"}, {"citations": {"order": "desc", "missing": "_last"}},
-                                    {"paper_id": "asc"}],
+                              sort=sort_clauses(BROWSE_SORT),
                               track_total_hits=True, aggs={
                                   "conf": {"terms": {"field": "conference", "size": 200},
                                            "aggs": {"years": {"terms": {"field": "year", "size": 100,
@@ -146,11 +201,11 @@ class PaperSearch:
         return Overview(body["hits"]["total"]["value"], confs, topics,
                         [from_source(h["_source"]) for h in body["hits"]["hits"]])
 
+    @_translating
     def author(self, name: str, size: int = 200) -> AuthorProfile:
         resp = self.es.search(index=self.alias, size=size, _source=SUMMARY_FIELDS,
                               query={"term": {"author_names.raw": name}}, track_total_hits=True,
-                              sort=[{"year": "desc"}, {"citations": {"order": "desc", "missing": "_last"}},
-                                    {"paper_id": "asc"}],
+                              sort=sort_clauses(BROWSE_SORT),
                               aggs=_PROFILE_AGGS)
         body = resp.body
         aggs = body["aggregations"]
@@ -164,6 +219,7 @@ class PaperSearch:
             conferences=[(b["key"], b["doc_count"]) for b in aggs["conferences"]["buckets"]],
         )
 
+    @_translating
     def conference(self, slug: str) -> ConferenceSummary | None:
         resp = self.es.search(index=self.alias, size=0, query={"term": {"conference": slug}},
                               aggs={"years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}}},
@@ -174,6 +230,7 @@ class PaperSearch:
         years = [(int(b["key"]), b["doc_count"]) for b in resp["aggregations"]["years"]["buckets"]]
         return ConferenceSummary(slug, conferences.label(slug), total, years)
 
+    @_translating
     def ready(self) -> bool:
         return bool(self.es.indices.exists_alias(name=self.alias))
 

@@ -12,7 +12,7 @@ from celery import Celery
 from celery.exceptions import TimeoutError as CeleryTimeout
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
-from services.search.request import InvalidRequest
+from services.search.errors import InvalidRequest
 
 bp = Blueprint("admin", __name__, url_prefix="/api/v1/admin")
 

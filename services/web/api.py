@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
+from flask import Blueprint, Response, jsonify, request, url_for
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
-
-from services.search import bibtex
-from services.search.request import InvalidRequest
+from services.search.errors import InvalidRequest
+from services.search.limits import MAX_SUGGEST_PREFIX
 from services.search.results import SearchResults
+from services.search.service import Suggestion
 
+from .exports import EXPORT_FORMATS
 from .openapi import openapi_document
-from .pages import search_service
+from .pages import paper_or_404, search_service
 from .params import search_request
 from .serialize import hit_json, paper_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-EXPORT_FORMATS = {"bibtex": ("application/x-bibtex; charset=utf-8", "bib"),
-                  "csv": ("text/csv; charset=utf-8", "csv"),
-                  "json": ("application/json", "json")}
+# Where each kind of suggestion leads: (endpoint, the argument its key fills).
+SUGGESTION_PAGES = {"conference": ("pages.conference", "slug"), "topic": ("pages.topic", "slug"),
+                    "author": ("pages.author", "name"), "title": ("pages.paper", "paper_id")}
 
 
 @bp.get("/search")
@@ -35,9 +33,8 @@ def results_json(results: SearchResults) -> dict:
     req = results.request
     return {
         "query": {"q": req.q, "sort": req.sort,
-                  "filters": {name: list(req.selected(name)) for name in
-                              ("conference", "year", "topic", "status", "track", "keyword", "author",
-                               "affiliation", "has_code") if req.selected(name)}},
+                  "filters": {facet.name: list(req.selected(facet.name)) for facet in req.facets
+                              if req.selected(facet.name)}},
         "total": results.total,
         "page": req.page,
         "page_size": req.page_size,
@@ -54,26 +51,28 @@ def results_json(results: SearchResults) -> dict:
 
 @bp.get("/papers/<paper_id>")
 def paper(paper_id: str):
-    found = search_service().paper(paper_id[:100])
-    if not found:
-        abort(404, description=f"No paper with id '{paper_id[:100]}'.")
-    return jsonify(paper_json(found, full=True))
+    return jsonify(paper_json(paper_or_404(paper_id), full=True))
 
 
 @bp.get("/papers/<paper_id>/similar")
 def similar(paper_id: str):
-    if not search_service().paper(paper_id[:100]):
-        abort(404, description=f"No paper with id '{paper_id[:100]}'.")
-    return jsonify({"papers": [paper_json(p) for p in search_service().similar(paper_id[:100])]})
+    found = paper_or_404(paper_id)
+    return jsonify({"papers": [paper_json(p) for p in search_service().similar(found.paper_id)]})
 
 
 @bp.get("/suggest")
 def suggest():
     q = request.args.get("q", "")
-    if len(q) > 100:
-        raise InvalidRequest("q", "suggestions take at most 100 characters")
+    if len(q) > MAX_SUGGEST_PREFIX:
+        raise InvalidRequest("q", f"suggestions take at most {MAX_SUGGEST_PREFIX} characters")
     items = search_service().suggest(q)
-    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": s.url} for s in items]})
+    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": suggestion_url(s)}
+                                            for s in items]})
+
+
+def suggestion_url(suggestion: Suggestion) -> str:
+    endpoint, argument = SUGGESTION_PAGES[suggestion.kind]
+    return url_for(endpoint, **{argument: suggestion.key})
 
 
 @bp.get("/export")
@@ -81,37 +80,10 @@ def export():
     fmt = request.args.get("format", "bibtex").lower()
     if fmt not in EXPORT_FORMATS:
         raise InvalidRequest("format", f"'{fmt[:20]}' is not one of {', '.join(EXPORT_FORMATS)}")
-    papers = search_service().export(search_request())
-    mimetype, ext = EXPORT_FORMATS[fmt]
-    if fmt == "bibtex":
-        body = "\n\n".join(bibtex.entry(p) for p in papers) + "\n"
-    elif fmt == "csv":
-        body = _csv(papers)
-    else:
-        body = json.dumps({"count": len(papers), "papers": [paper_json(p, full=True) for p in papers]},
-                          ensure_ascii=False, indent=1)
-    resp = Response(body, mimetype=mimetype)
+    mimetype, ext, write = EXPORT_FORMATS[fmt]
+    resp = Response(write(search_service().export(search_request())), mimetype=mimetype)
     resp.headers["Content-Disposition"] = f'attachment; filename="paperlist-export.{ext}"'
     return resp
-
-
-def _csv(papers) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["id", "title", "authors", "affiliations", "conference", "year", "status", "track",
-                     "topics", "keywords", "citations", "pdf", "site", "code", "url"])
-    for p in papers:
-        writer.writerow([p.paper_id, _cell(p.title), "; ".join(map(_cell, p.author_names)),
-                         "; ".join(map(_cell, p.affiliations)), p.conference_name, p.year, p.status, p.track,
-                         "; ".join(p.topics), "; ".join(map(_cell, p.keywords)),
-                         "" if p.citations is None else p.citations, p.links.pdf, p.links.site, p.links.code,
-                         url_for("pages.paper", paper_id=p.paper_id, _external=True)])
-    return out.getvalue()
-
-
-def _cell(text: str) -> str:
-    """Defuse spreadsheet formulas in text cells (CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @bp.get("/openapi.json")

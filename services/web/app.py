@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import logging
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,8 +10,11 @@ from celery import Celery
 from flask import Flask, url_for
 from flask_cors import CORS
 
-from services.search.client import make_client
+from services.search import conferences, taxonomy
+from services.search.client import make_client, quiet_client_logs
+from services.search.limits import MAX_QUERY
 from services.search.service import PaperSearch
+from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
 from . import admin, api, caching, errors, pages
@@ -40,10 +42,13 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(admin.bp)
     errors.register(app)
     caching.register(app)
-    app.jinja_env.globals["static_url"] = static_url
+    # What every template may use, instead of modules passed into each render_template.
+    app.jinja_env.globals.update(static_url=static_url, url=pages.url_with, toggle=pages.toggle,
+                                 conference_label=conferences.label, topic_label=taxonomy.label,
+                                 sorts=SORTS.values(), max_query=MAX_QUERY)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
-    logging.getLogger("elastic_transport").setLevel(logging.WARNING)
+    quiet_client_logs()
     return app
 
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import logging
 
-import elastic_transport
-from elasticsearch import ApiError
 from flask import Flask, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from services.search.request import InvalidRequest
+from services.search.errors import BadQuery, InvalidRequest, SearchError
 
 log = logging.getLogger(__name__)
 
@@ -47,25 +45,12 @@ def register(app: Flask) -> None:
     def invalid(exc: InvalidRequest):
         return error_response(400, str(exc), "invalid_parameter")
 
-    @app.errorhandler(elastic_transport.ConnectionError)
-    @app.errorhandler(elastic_transport.ConnectionTimeout)
-    def unavailable(exc):
-        log.warning("Elasticsearch unavailable: %s", exc)
-        return error_response(503, "The search service is temporarily unavailable; please retry shortly.",
-                              headers={"Retry-After": "5"})
-
-    @app.errorhandler(ApiError)
-    def es_error(exc: ApiError):
-        status = exc.meta.status
-        if status in (429, 502, 503, 504):
-            return error_response(503, "The search service is overloaded; please retry shortly.",
-                                  headers={"Retry-After": "5"})
-        if status == 404:
-            return error_response(503, "The search index is not available yet.", headers={"Retry-After": "30"})
-        log.error("Elasticsearch rejected a request (%s): %s", status, exc)
-        if status == 400:
-            return error_response(400, "This search could not be run; try simpler terms.", "unsupported_query")
-        return error_response(503, "The search service failed; please retry shortly.")
+    @app.errorhandler(SearchError)
+    def search_error(exc: SearchError):
+        # The search layer logged the cause; its message is meant for users.
+        status, code = (400, "unsupported_query") if isinstance(exc, BadQuery) else (503, None)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        return error_response(status, exc.message, code, headers=headers)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -4,38 +4,35 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from services.search.facets import FACETS
+from services.search.limits import (
+    EXPORT_LIMIT,
+    MAX_FILTER_VALUES,
+    MAX_PAGE_SIZE,
+    MAX_PAPER_ID,
+    MAX_QUERY,
+    MAX_SUGGEST_PREFIX,
+    MAX_WINDOW,
+)
 from services.search.model import STATUSES
-from services.search.request import MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW, SORTS
+from services.search.service import SUGGESTION_KINDS
+from services.search.sorting import SORTS
 
-# A year the API accepts: request.MIN_YEAR to request.MAX_YEAR (1900-2100), ASCII digits.
-YEAR = "(19[0-9]{2}|20[0-9]{2}|2100)"
+from .exports import EXPORT_FORMATS
 
 
-def _array_param(name: str, description: str, schema: dict | None = None) -> dict:
+def _array_param(name: str, description: str, schema: dict) -> dict:
     # Blank values (``year=`` from an empty form field) are ignored, so every item schema admits "".
     return {"name": name, "in": "query", "required": False, "description": description,
             "style": "form", "explode": True,
-            "schema": {"type": "array", "maxItems": 20, "items": schema or {"type": "string", "maxLength": 300}}}
+            "schema": {"type": "array", "maxItems": MAX_FILTER_VALUES, "items": schema}}
 
 
 SEARCH_PARAMS = [
     {"name": "q", "in": "query", "required": False, "schema": {"type": "string", "maxLength": MAX_QUERY},
      "description": 'Query: words (all required), "phrases", -exclusion, OR, prefix*, and scopes '
                     "title:, author:, abstract:, aff:, conference:, year:."},
-    _array_param("conference", "Conference slug, e.g. neurips (repeat to OR)."),
-    _array_param("year", "A year (2021) or range (2018-2022).",
-                 {"type": "string", "pattern": rf"^\s*({YEAR}\s*([-–]\s*{YEAR}\s*)?)?$"}),
-    _array_param("topic", "Topic slug, see /topics/<slug>."),
-    _array_param("status", "Decision: " + ", ".join(STATUSES) + " (case-insensitive). "
-                 "Rejected/withdrawn are hidden unless asked for.",
-                 {"type": "string", "enum": [*STATUSES, ""]}),
-    _array_param("track", "Track, e.g. main."),
-    _array_param("keyword", "Source keyword (lower-case)."),
-    _array_param("author", "Exact author name."),
-    _array_param("affiliation", "Exact affiliation."),
-    _array_param("has_code", "true: only papers with a code link; false: only papers without "
-                 "(also 1/0, yes/no, on/off; case-insensitive).",
-                 {"type": "string", "enum": ["true", "false", "1", "0", "yes", "no", "on", "off", ""]}),
+    *(_array_param(facet.name, facet.description, facet.item_schema()) for facet in FACETS),
     {"name": "sort", "in": "query", "required": False, "allowEmptyValue": True,
      "description": "Order (case-insensitive); relevance when empty or absent.",
      "schema": {"type": "string", "enum": list(SORTS)}},
@@ -110,7 +107,7 @@ SEARCH_RESPONSE = {"type": "object", "required": ["total", "hits", "facets", "pa
 SUGGESTIONS = {"type": "object", "required": ["q", "suggestions"], "properties": {
     "q": {"type": "string"},
     "suggestions": {"type": "array", "items": {"type": "object", "required": ["type", "text", "url"], "properties": {
-        "type": {"type": "string", "enum": ["title", "author", "topic", "conference"]},
+        "type": {"type": "string", "enum": list(SUGGESTION_KINDS)},
         "text": {"type": "string"}, "url": {"type": "string"}}}}}}
 
 
@@ -131,7 +128,7 @@ def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = Non
 @lru_cache(maxsize=1)
 def openapi_document() -> dict:
     paper_id = {"name": "paper_id", "in": "path", "required": True,
-                "schema": {"type": "string", "minLength": 1, "maxLength": 100}}
+                "schema": {"type": "string", "minLength": 1, "maxLength": MAX_PAPER_ID}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "paperlist API", "version": "1.0.0",
@@ -155,12 +152,12 @@ def openapi_document() -> dict:
             "/api/v1/suggest": {"get": {
                 "summary": "Autocomplete", "operationId": "suggest",
                 "parameters": [{"name": "q", "in": "query", "required": False,
-                                "schema": {"type": "string", "maxLength": 100}}],
+                                "schema": {"type": "string", "maxLength": MAX_SUGGEST_PREFIX}}],
                 "responses": _responses("Suggestions")}},
             "/api/v1/export": {"get": {
-                "summary": "Export up to 1,000 results as BibTeX, CSV or JSON", "operationId": "export",
+                "summary": f"Export up to {EXPORT_LIMIT:,} results as BibTeX, CSV or JSON", "operationId": "export",
                 "parameters": [*SEARCH_PARAMS[:-2], {"name": "format", "in": "query", "required": False,
-                                                    "schema": {"type": "string", "enum": ["bibtex", "csv", "json"]}}],
+                                                    "schema": {"type": "string", "enum": list(EXPORT_FORMATS)}}],
                 "responses": _responses(None, ok_content={
                     "application/x-bibtex": {"schema": {"type": "string"}},
                     "text/csv": {"schema": {"type": "string"}},

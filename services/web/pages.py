@@ -7,7 +7,9 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, current_app, jsonify, render_template, request
 
 from services.search import bibtex, conferences, taxonomy
-from services.search.request import FACETS, SearchRequest
+from services.search.limits import MAX_PAPER_ID
+from services.search.model import Paper
+from services.search.request import SearchRequest
 from services.search.service import PaperSearch
 
 from .params import search_request
@@ -19,7 +21,14 @@ def search_service() -> PaperSearch:
     return current_app.extensions["paperlist.search"]
 
 
-def _url(path: str, req: SearchRequest, **changes) -> str:
+def paper_or_404(paper_id: str) -> Paper:
+    found = search_service().paper(paper_id[:MAX_PAPER_ID])
+    if not found:
+        abort(404, description=f"No paper with id '{paper_id[:MAX_PAPER_ID]}'.")
+    return found
+
+
+def url_with(path: str, req: SearchRequest, **changes) -> str:
     """URL of ``req`` with some parameters changed (None removes one)."""
     pairs = [(k, v) for k, v in req.to_params() if k not in changes]
     for key, value in changes.items():
@@ -33,17 +42,16 @@ def _url(path: str, req: SearchRequest, **changes) -> str:
     return f"{path}?{query}" if query else path
 
 
-def _toggle(req: SearchRequest, facet: str, value: str) -> str:
+def toggle(req: SearchRequest, facet: str, value: str) -> str:
     """URL with one facet value added or removed (facet clicks go back to page 1)."""
     selected = list(req.selected(facet))
     selected = [v for v in selected if v != value] if value in selected else [*selected, value]
-    return _url(request.path, req, **{facet: selected or None, "page": None})
+    return url_with(request.path, req, **{facet: selected or None, "page": None})
 
 
 def _render_results(template: str, req: SearchRequest, **context):
     results = search_service().search(req)
-    context.update(results=results, req=req, facets=FACETS, toggle=_toggle, url=_url,
-                   path=request.path, conferences=conferences, taxonomy=taxonomy)
+    context.update(results=results, req=req)
     if request.args.get("partial") == "1":
         return jsonify(results=render_template("_results.html", **context),
                        facets=render_template("_facets.html", **context),
@@ -54,7 +62,7 @@ def _render_results(template: str, req: SearchRequest, **context):
 @bp.get("/")
 def index():
     overview = search_service().overview()
-    return render_template("index.html", overview=overview, conferences=conferences, taxonomy=taxonomy)
+    return render_template("index.html", overview=overview)
 
 
 @bp.get("/search")
@@ -64,12 +72,9 @@ def search():
 
 @bp.get("/papers/<paper_id>")
 def paper(paper_id: str):
-    found = search_service().paper(paper_id[:100])
-    if not found:
-        abort(404, description=f"No paper with id '{paper_id[:100]}'.")
+    found = paper_or_404(paper_id)
     similar = search_service().similar(found.paper_id)
-    return render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar,
-                           conferences=conferences, taxonomy=taxonomy)
+    return render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar)
 
 
 @bp.get("/conferences/<slug>")
@@ -107,7 +112,7 @@ def author(name: str):
     profile = search_service().author(name[:200])
     if not profile.total:
         abort(404, description=f"No papers by '{name[:100]}'.")
-    return render_template("author.html", profile=profile, conferences=conferences, taxonomy=taxonomy)
+    return render_template("author.html", profile=profile)
 
 
 @bp.get("/healthz")

@@ -28,8 +28,8 @@ import requests
 import schemathesis
 from openapi_spec_validator import validate
 
+from services.search.limits import MAX_WINDOW, MAX_YEAR, MIN_YEAR
 from services.search.model import STATUSES
-from services.search.request import MAX_WINDOW, MAX_YEAR, MIN_YEAR
 from services.web.openapi import openapi_document
 
 pytestmark = pytest.mark.integration

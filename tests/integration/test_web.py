@@ -63,10 +63,14 @@ def test_search_page_follow_facet_and_open_detail(client):
     assert detail.status_code == 200
     body = detail.get_data(as_text=True)
     assert "Abstract" in body and "BibTeX" in body and re.search(r"@\w+\{", body)
-    author_link = re.search(r'href="(/authors/[^"]+)"', body).group(1)
+    author_link, author_name = re.search(r'<li><a href="(/authors/[^"]+)">([^<]+)</a>', body).groups()
     author_page = client.get(author_link)
     assert author_page.status_code == 200
-    assert "Co-authors" in author_page.get_data(as_text=True) or "paper" in author_page.get_data(as_text=True)
+    profile = author_page.get_data(as_text=True)
+    # The author's own page: their name as the heading, and the paper we came from among their papers.
+    assert f"<h1>{author_name}</h1>" in profile
+    assert re.search(r"<p>\d+ papers?", profile)
+    assert f'href="{paper_link}"' in profile
 
 
 def test_api_search_shape_and_filters(client):
@@ -175,6 +179,14 @@ def test_suggest_titles_authors_topics(client):
     data = client.get("/api/v1/suggest?q=Erik").get_json()
     assert any(s["type"] == "author" for s in data["suggestions"])
     assert client.get("/api/v1/suggest?q=" + "x" * 101).status_code == 400
+    # Every kind of suggestion links to a page that exists.
+    kinds = {}
+    for prefix in ("when", "rein", "neur", "Erik"):
+        for s in client.get(f"/api/v1/suggest?q={prefix}").get_json()["suggestions"]:
+            kinds.setdefault(s["type"], s["url"])
+    assert set(kinds) == {"title", "author", "topic", "conference"}
+    for kind, url in kinds.items():
+        assert url.startswith("/") and client.get(url).status_code == 200, (kind, url)
 
 
 def test_exports(client):
@@ -226,6 +238,20 @@ def test_unreachable_elasticsearch_is_503(web_settings):
     assert c.get("/search?q=x").status_code == 503
     assert c.get("/readyz").status_code == 503
     assert c.get("/healthz").status_code == 200
+
+
+def test_missing_index_is_503_not_404(web_settings):
+    """A paper lookup on an alias that does not exist is an outage, not an unknown paper."""
+    from services.settings import load_settings
+    from services.web.app import create_app
+
+    c = create_app(load_settings(ES_URL=web_settings.es_url, PAPERLIST_INDEX="test-missing-alias-0")).test_client()
+    for path in ("/api/v1/papers/x", "/api/v1/search?q=x"):
+        resp = c.get(path)
+        assert resp.status_code == 503, path
+        assert resp.get_json()["error"] == {"code": "unavailable", "message": "The search index is not available yet."}
+        assert resp.headers["Retry-After"] == "30"
+    assert c.get("/papers/x").status_code == 503
 
 
 def test_admin_api_needs_the_token(client):

@@ -6,12 +6,14 @@ import json
 
 import pytest
 
-from services.search import query
 from services.search.documents import SUMMARY_FIELDS, to_document
+from services.search.facets import FACETS, FacetValue, Span
+from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
-from services.search.query import HIGHLIGHT, SORTS, build_search, facet_filter
-from services.search.request import FACETS, MAX_WINDOW, SearchRequest, decode_cursor, parse_request
-from services.search.results import FacetValue, facet_label, shape
+from services.search.request import SearchRequest, decode_cursor, parse_request
+from services.search.results import shape
+from services.search.search_body import HIGHLIGHT, build_search
+from services.search.sorting import SORTS, sort_clauses
 
 FACET_NAMES = [f.name for f in FACETS]
 HIDE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
@@ -108,14 +110,14 @@ class TestFacetFilters:
 
     @pytest.mark.parametrize("facet, field", [(f.name, f.field) for f in FACETS if f.name not in ("year", "has_code")])
     def test_facet_filter_fields(self, facet, field):
-        assert facet_filter(facet, ("a", "b"), ()) == {"terms": {field: ["a", "b"]}}
-        assert facet_filter(facet, (), ()) is None
+        assert FACETS[facet].filter(("a", "b")) == {"terms": {field: ["a", "b"]}}
+        assert FACETS[facet].filter(()) == (HIDE if facet == "status" else None)
 
     def test_year_facet_filter_ors_ranges(self):
-        assert facet_filter("year", (), ((2018, 2018), (2020, 2022))) == {"bool": {"should": [
+        assert FACETS["year"].filter((Span(2018, 2018), Span(2020, 2022))) == {"bool": {"should": [
             {"range": {"year": {"gte": 2018, "lte": 2018}}},
             {"range": {"year": {"gte": 2020, "lte": 2022}}}], "minimum_should_match": 1}}
-        assert facet_filter("year", (), ()) is None
+        assert FACETS["year"].filter(()) is None
 
 
 class TestHiddenStatuses:
@@ -170,15 +172,15 @@ class TestSortAndPaging:
         ("graph", "newest", "newest"),
     ])
     def test_sort_mapping(self, q, sort, expected):
-        assert build_search(req(q=q, sort=sort))["sort"] == SORTS[expected]
+        assert build_search(req(q=q, sort=sort))["sort"] == sort_clauses(expected)
 
     def test_relevance_sorts_by_score_first_and_ties_on_paper_id(self):
-        assert SORTS["relevance"][0] == "_score"
-        for spec in SORTS.values():
-            assert spec[-1] == {"paper_id": "asc"}
-        assert SORTS["oldest"][0] == {"year": "asc"}
-        assert SORTS["newest"][0] == {"year": "desc"}
-        assert list(SORTS["citations"][0]) == ["citations"]
+        assert sort_clauses("relevance")[0] == "_score"
+        for sort in SORTS.values():
+            assert sort.clauses[-1] == {"paper_id": "asc"}
+        assert sort_clauses("oldest")[0] == {"year": "asc"}
+        assert sort_clauses("newest")[0] == {"year": "desc"}
+        assert list(sort_clauses("citations")[0]) == ["citations"]
 
     def test_from_and_size(self):
         body = build_search(req(page="3", page_size="25"))
@@ -392,7 +394,7 @@ class TestShape:
         options = [{"text": "graph", "highlighted": "<em>graph</em>", "score": 0.2}]
         results = shape(req(q="grpah"), es_response(total=total, hits=[], suggest_options=options))
         assert results.suggestion == suggestion
-        assert query.SUGGEST_BELOW == 5
+        assert SUGGEST_BELOW == 5
 
     def test_no_suggestion_without_options(self):
         assert shape(req(q="x"), es_response(total=0, hits=[], suggest_options=[])).suggestion is None
@@ -413,4 +415,4 @@ class TestShape:
     ("author", "Ada", "Ada"),
 ])
 def test_facet_label(name, value, label):
-    assert facet_label(name, value) == label
+    assert FACETS[name].value_label(value) == label

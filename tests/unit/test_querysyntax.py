@@ -9,21 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.search import textquery
+from services.search import text_query
+from services.search.limits import MAX_QUERY, MAX_YEAR, MIN_YEAR
 from services.search.model import title_key
-from services.search.querysyntax import (
+from services.search.query_language import (
     MAX_CLAUSES,
-    MAX_QUERY_CHARS,
     MAX_TERM_CHARS,
     TEXT_FIELDS,
-    YEAR_MAX,
-    YEAR_MIN,
     Clause,
     ParsedQuery,
     Term,
     parse,
 )
-from services.search.textquery import compile_query
+from services.search.text_query import compile_query
 
 
 def terms(parsed: ParsedQuery) -> list[Term]:
@@ -246,10 +244,10 @@ def test_conference_only_query_is_not_empty():
     ("year:2018-2022", ((2018, 2022),)),
     ("year:2018..2022", ((2018, 2022),)),
     ("year:2022-2018", ((2018, 2022),)),  # reversed range: swapped
-    ("year:>=2020", ((2020, YEAR_MAX),)),
-    ("year:>2020", ((2021, YEAR_MAX),)),
-    ("year:<=2019", ((YEAR_MIN, 2019),)),
-    ("year:<2019", ((YEAR_MIN, 2018),)),
+    ("year:>=2020", ((2020, MAX_YEAR),)),
+    ("year:>2020", ((2021, MAX_YEAR),)),
+    ("year:<=2019", ((MIN_YEAR, 2019),)),
+    ("year:<2019", ((MIN_YEAR, 2018),)),
     ('year:"2021"', ((2021, 2021),)),
     ("YEAR:2021 year:2021 year:2019", ((2021, 2021), (2019, 2019))),
 ])
@@ -279,7 +277,7 @@ def test_negated_filters_become_exclusions():
     parsed = parse("gnn -conference:nips -year:<2018 -year:2020")
     assert parsed.conferences == () and parsed.years == ()
     assert parsed.excluded_conferences == ("neurips",)
-    assert parsed.excluded_years == ((YEAR_MIN, 2017), (2020, 2020))
+    assert parsed.excluded_years == ((MIN_YEAR, 2017), (2020, 2020))
     assert single(parsed) == [(W("gnn"), False)]
 
 
@@ -318,8 +316,8 @@ def test_long_input_is_truncated():
     parsed = parse("graph " + "x" * 10_000)
     assert terms(parsed) == [W("graph"), W("x" * MAX_TERM_CHARS)]
     assert terms(parse('"' + "ab " * 100 + '"')) == [P(" ".join(["ab"] * 100)[:MAX_TERM_CHARS])]
-    # Only the first MAX_QUERY_CHARS characters are read.
-    assert parse("a " * MAX_QUERY_CHARS + "zzz").free_text().count("zzz") == 0
+    # Only the first MAX_QUERY characters are read.
+    assert parse("a " * MAX_QUERY + "zzz").free_text().count("zzz") == 0
 
 
 def test_clause_limit_on_words():
@@ -358,7 +356,7 @@ def compiled(q: str) -> dict:
 
 def word_query(text: str, zero_terms: bool = True) -> dict:
     mm = {"query": text, "type": "cross_fields", "operator": "and",
-          "fields": list(textquery.WORD_FIELDS)}
+          "fields": list(text_query.WORD_FIELDS)}
     if zero_terms:
         mm["zero_terms_query"] = "all"
     return {"multi_match": mm}
@@ -475,19 +473,19 @@ def test_compile_excluded_filters():
     body = compiled("-conference:nips -conference:iclr -year:<2018")
     assert body["must"] == [{"match_all": {}}]
     assert body["must_not"] == [{"terms": {"conference": ["neurips", "iclr"]}},
-                                {"range": {"year": {"gte": YEAR_MIN, "lte": 2017}}}]
+                                {"range": {"year": {"gte": MIN_YEAR, "lte": 2017}}}]
 
 
 def test_compile_uses_module_weights(monkeypatch):
-    monkeypatch.setattr(textquery, "WORD_FIELDS", ("title^9", "abstract^0.1"))
-    monkeypatch.setattr(textquery, "EXACT_TITLE_BOOST", 7.0)
+    monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9", "abstract^0.1"))
+    monkeypatch.setattr(text_query, "EXACT_TITLE_BOOST", 7.0)
     body = compiled("graph neural")
     assert body["must"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
     assert {"term": {"title_key": {"value": "graph neural", "boost": 7.0}}} in body["should"]
 
 
 def test_compile_single_weighted_field_keeps_the_boost(monkeypatch):
-    monkeypatch.setattr(textquery, "WORD_FIELDS", ("title^9",))
+    monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9",))
     assert compiled("graph")["must"][0] == {"match": {"title": {
         "query": "graph", "operator": "and", "zero_terms_query": "all", "boost": 9.0}}}
 
@@ -531,7 +529,7 @@ def check_invariants(q: str) -> None:
         if term.prefix:
             assert sum(ch.isalnum() for ch in term.text) >= 2
     for low, high in parsed.years + parsed.excluded_years:
-        assert YEAR_MIN <= low <= high <= YEAR_MAX
+        assert MIN_YEAR <= low <= high <= MAX_YEAR
     assert all(parsed.conferences) and all(parsed.excluded_conferences)
     assert parse(q) == parsed  # deterministic
     query = compile_query(parsed, q)
@@ -556,7 +554,7 @@ def test_property_syntax_soup_never_raises(q):
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.text(min_size=MAX_QUERY_CHARS, max_size=4 * MAX_QUERY_CHARS))
+@given(st.text(min_size=MAX_QUERY, max_size=4 * MAX_QUERY))
 def test_property_long_text_never_raises(q):
     check_invariants(q)
 

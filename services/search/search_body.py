@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from .documents import SUMMARY_FIELDS
-from .model import HIDDEN_STATUSES
-from .querysyntax import ParsedQuery, parse
-from .request import FACETS, SearchRequest, year_text
-from .textquery import compile_query
+from .query_language import ParsedQuery, parse
+from .request import SearchRequest
+from .sorting import BROWSE_SORT, DEFAULT_SORT, sort_clauses
+from .text_query import compile_query
 
 HIGHLIGHT = {
     "pre_tags": ["<mark>"],
@@ -24,39 +24,15 @@ HIGHLIGHT = {
         "abstract": {"fragment_size": 240, "number_of_fragments": 1, "no_match_size": 240},
     },
 }
-SORTS: dict[str, list[Any]] = {
-    "relevance": ["_score", {"year": "desc"}, {"paper_id": "asc"}],
-    "newest": [{"year": "desc"}, {"citations": {"order": "desc", "missing": "_last"}}, {"paper_id": "asc"}],
-    "oldest": [{"year": "asc"}, {"citations": {"order": "desc", "missing": "_last"}}, {"paper_id": "asc"}],
-    "citations": [{"citations": {"order": "desc", "missing": "_last"}}, {"year": "desc"}, {"paper_id": "asc"}],
-}
-SUGGEST_BELOW = 5  # offer "did you mean" when fewer hits than this
-
-
-def facet_filter(name: str, values: tuple[str, ...], years: tuple[tuple[int, int], ...]) -> dict[str, Any] | None:
-    if name == "year":
-        if not years:
-            return None
-        return {"bool": {"should": [{"range": {"year": {"gte": lo, "lte": hi}}} for lo, hi in years],
-                         "minimum_should_match": 1}}
-    if not values:
-        return None
-    field = next(f.field for f in FACETS if f.name == name)
-    if name == "has_code":
-        return {"terms": {field: [v == "true" for v in values]}}
-    return {"terms": {field: list(values)}}
 
 
 def _facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
+    """Each facet's filter by name: its selection, or its default (rejected papers hidden) when none."""
     out = {}
-    for facet in FACETS:
-        clause = facet_filter(facet.name, req.filters.get(facet.name, ()), req.years)
+    for facet in req.facets:
+        clause = facet.filter(req.filters.get(facet.name, ()))
         if clause:
             out[facet.name] = clause
-    if "status" not in out:
-        # Rejected and withdrawn papers are hidden unless the status facet asks for them;
-        # as the status facet's own default filter, its counts still offer them.
-        out["status"] = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
     return out
 
 
@@ -78,7 +54,7 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
     active = _facet_filters(req)
     body: dict[str, Any] = {
         "query": base_query(req, parsed),
-        "sort": SORTS["newest" if req.sort == "relevance" and parsed.is_empty else req.sort],
+        "sort": sort_clauses(BROWSE_SORT if req.sort == DEFAULT_SORT and parsed.is_empty else req.sort),
         "size": req.page_size,
         "track_total_hits": True,
         "_source": source or SUMMARY_FIELDS,
@@ -106,20 +82,8 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
 def _aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Each facet counted under the other facets' filters, plus exact counts of its selected values."""
     aggs: dict[str, Any] = {}
-    for facet in FACETS:
+    for facet in req.facets:
         others = [clause for name, clause in active.items() if name != facet.name]
-        inner: dict[str, Any] = {"values": {"terms": {"field": facet.field, "size": facet.size}}}
-        selected = req.selected(facet.name)
-        if selected and facet.name != "year":
-            inner["selected"] = {"filters": {"filters": {
-                v: facet_filter(facet.name, (v,), ()) for v in selected}}}
-        if facet.name == "year":
-            inner["values"]["terms"]["order"] = {"_key": "desc"}
-            inner["range"] = {"stats": {"field": "year"}}
-            inner["histogram"] = {"histogram": {"field": "year", "interval": 1, "min_doc_count": 1}}
-            if req.years:
-                inner["selected"] = {"filters": {"filters": {
-                    year_text((lo, hi)): {"range": {"year": {"gte": lo, "lte": hi}}} for lo, hi in req.years}}}
         aggs[facet.name] = {"filter": {"bool": {"filter": others}} if others else {"match_all": {}},
-                            "aggs": inner}
+                            "aggs": facet.aggregation(req.filters.get(facet.name, ()))}
     return aggs

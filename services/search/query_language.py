@@ -18,13 +18,13 @@ the ambiguous cases, so the UI and the tests agree:
   is the words ``foo bar``; field names are case-insensitive;
 * ``conference:`` and ``year:`` are filter values, not text: several of them mean
   *any of* these; negated ones (``-conference:iclr``, ``-year:<2018``) are kept as
-  exclusions, which :func:`services.search.textquery.compile_query` turns into
+  exclusions, which :func:`services.search.text_query.compile_query` turns into
   ``must_not``; an invalid year (``year:abc``, ``year:21``) is the words ``year abc``;
   a reversed range (``year:2022-2018``) is swapped;
 * ``x*`` needs two letters or digits before the star to be a prefix, else it is the
   plain word ``x`` (a lone ``*`` is nothing); backslashes escape nothing;
 * at most :data:`MAX_CLAUSES` terms and filter values are kept, the rest dropped, and
-  only the first :data:`MAX_QUERY_CHARS` characters are read.
+  only the first :data:`MAX_QUERY` characters are read.
 """
 
 from __future__ import annotations
@@ -34,11 +34,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from services.search.conferences import canonical_slug
+from services.search.limits import MAX_QUERY, MAX_YEAR, MIN_YEAR
 
-MAX_QUERY_CHARS = 512
 MAX_TERM_CHARS = 100
 MAX_CLAUSES = 32
-YEAR_MIN, YEAR_MAX = 1900, 2100
 
 TEXT_FIELDS = ("title", "author", "abstract", "aff")
 FILTER_FIELDS = ("conference", "year")
@@ -173,11 +172,11 @@ def _year_range(value: str) -> tuple[int, int] | None:
         low, high = sorted((int(match[1]), int(match[2])))
     elif match := _YEAR_CMP.fullmatch(value):
         op, year = match[1], int(match[2])
-        low, high = {">=": (year, YEAR_MAX), ">": (year + 1, YEAR_MAX),
-                     "<=": (YEAR_MIN, year), "<": (YEAR_MIN, year - 1)}[op]
+        low, high = {">=": (year, MAX_YEAR), ">": (year + 1, MAX_YEAR),
+                     "<=": (MIN_YEAR, year), "<": (MIN_YEAR, year - 1)}[op]
     else:
         return None
-    if YEAR_MIN <= low <= high <= YEAR_MAX:
+    if MIN_YEAR <= low <= high <= MAX_YEAR:
         return low, high
     return None
 
@@ -262,7 +261,7 @@ def parse(q: str) -> ParsedQuery:
     """Parse a search-box string; never raises, malformed syntax degrades to plain words."""
     if not isinstance(q, str):
         return ParsedQuery()
-    tokens = _lex(_clean(q[:MAX_QUERY_CHARS]))
+    tokens = _lex(_clean(q[:MAX_QUERY]))
     clauses: list[Clause] = []
     filters: dict[tuple[str, bool], list] = {(f, neg): [] for f in FILTER_FIELDS for neg in (False, True)}
     budget = MAX_CLAUSES

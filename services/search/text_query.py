@@ -1,4 +1,4 @@
-"""Compile a :class:`~services.search.querysyntax.ParsedQuery` into the relevance query.
+"""Compile a :class:`~services.search.query_language.ParsedQuery` into the relevance query.
 
 Only the text part: ``conference:``/``year:`` filter values are applied by the caller
 (they combine with the facet filters); their negations are exclusions and land here in
@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from services.search.limits import MAX_QUERY
 from services.search.model import title_key
-from services.search.querysyntax import MAX_QUERY_CHARS, Clause, ParsedQuery, Term
+from services.search.query_language import Clause, ParsedQuery, Term
 
 # Plain words: each must match in one of these (stemmed, except author_names).
 WORD_FIELDS = ("title^4", "keywords^2", "topic_labels^1.5", "author_names^2",
@@ -132,7 +133,7 @@ def _boosts(text: str, raw: str) -> list[dict[str, Any]]:
         should.append({"match_phrase": {"abstract": {"query": text, "slop": PHRASE_SLOP,
                                                      "boost": ABSTRACT_PHRASE_BOOST}}})
     # The raw string too: a pasted title may contain syntax ("BERT: ...", "A OR B?").
-    keys = dict.fromkeys(k for k in (title_key(text), title_key(raw[:MAX_QUERY_CHARS])) if k)
+    keys = dict.fromkeys(k for k in (title_key(text), title_key(raw[:MAX_QUERY])) if k)
     for key in keys:
         should.append({"term": {"title_key": {"value": key, "boost": EXACT_TITLE_BOOST}}})
     return should

@@ -1,0 +1,305 @@
+"""Facets: every filterable, countable dimension of a search, each declared once in :data:`FACETS`.
+
+A facet class per kind (terms, year range, boolean) owns what differs between them:
+parsing and validating URL values, the filter clause, the aggregation, the labels of
+its values and the OpenAPI schema of its parameter. Request parsing, search bodies,
+result shaping, the API, the OpenAPI document and the templates all iterate over a
+:class:`FacetRegistry`, so adding a facet is its declaration here plus its mapping
+field in :mod:`.schema` (and, for a field derived from the paper, its ``derive``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from . import conferences, taxonomy
+from .errors import InvalidRequest
+from .limits import MAX_FILTER_VALUES, MAX_VALUE_CHARS, MAX_YEAR, MIN_YEAR
+from .model import HIDDEN_STATUSES, STATUSES, Paper
+
+Clause = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class FacetValue:
+    """One counted value as results show it."""
+
+    value: str
+    label: str
+    count: int
+    selected: bool
+
+
+def _same(value: str) -> str:
+    return value
+
+
+@dataclass(frozen=True)
+class Facet:
+    """A terms facet over a keyword field; the base of the other kinds.
+
+    ``name`` is the URL parameter (and the aggregation's and the API's key), ``field``
+    the indexed field, ``size`` how many values are counted, ``label`` the heading.
+    """
+
+    name: str
+    field: str
+    label: str
+    size: int
+    description: str = ""                   # of the URL parameter, for the OpenAPI document
+    labels: Callable[[str], str] = _same     # value -> what the filter panel shows
+    canonical: Callable[[str], str] | None = None  # value -> canonical form ("" drops the value)
+    choices: tuple[str, ...] = ()           # when set, the only values accepted (case-insensitive)
+    hidden: tuple[str, ...] = ()            # values left out of results unless selected
+    derive: Callable[[Paper], Any] | None = None  # the indexed value, when derived from the paper
+
+    # --- URL values -------------------------------------------------------------------------------
+
+    def parse(self, raw: Sequence[str]) -> tuple[Any, ...]:
+        """Validated, canonical values of the parameter's (repeatable) raw values, in order, once each."""
+        # Count what was sent (blanks and repeats too): the limit bounds the request, not the filter.
+        if len(raw) > MAX_FILTER_VALUES:
+            raise InvalidRequest(self.name, f"at most {MAX_FILTER_VALUES} values")
+        values = [v.strip() for v in raw if v.strip()]
+        if any(len(v) > MAX_VALUE_CHARS for v in values):
+            raise InvalidRequest(self.name, f"a value is longer than {MAX_VALUE_CHARS} characters")
+        parsed = [self.parse_value(v) for v in values]
+        return tuple(dict.fromkeys(v for v in parsed if v is not None and v != ""))
+
+    def parse_value(self, text: str) -> Any:
+        if self.choices:
+            if text.lower() not in self.choices:
+                raise InvalidRequest(self.name, f"'{text[:40]}' is not one of {', '.join(self.choices)}")
+            return text.lower()
+        return self.canonical(text) if self.canonical else text
+
+    def value_label(self, text: str) -> str:
+        return self.labels(text)
+
+    def text(self, value: Any) -> str:
+        """The URL form of a parsed value (``parse_value(text(v)) == v``)."""
+        return str(value)
+
+    def item_schema(self) -> dict[str, Any]:
+        """OpenAPI schema of one value (blank values are ignored, so "" is always valid)."""
+        if self.choices:
+            return {"type": "string", "enum": [*self.choices, ""]}
+        return {"type": "string", "maxLength": MAX_VALUE_CHARS}
+
+    # --- Elasticsearch ----------------------------------------------------------------------------
+
+    def es_value(self, value: Any) -> Any:
+        return value
+
+    def value_clause(self, value: Any) -> Clause:
+        """The filter for one selected value (its exact count is taken under it)."""
+        return {"terms": {self.field: [self.es_value(value)]}}
+
+    def clause(self, values: tuple[Any, ...]) -> Clause:
+        """The filter for a selection: any of its values."""
+        return {"terms": {self.field: [self.es_value(v) for v in values]}}
+
+    def filter(self, values: tuple[Any, ...]) -> Clause | None:
+        """The selection's filter, or the default one (hidden values left out), or none."""
+        if values:
+            return self.clause(values)
+        if self.hidden:
+            return {"bool": {"must_not": [{"terms": {self.field: list(self.hidden)}}]}}
+        return None
+
+    def aggregation(self, values: tuple[Any, ...]) -> dict[str, Any]:
+        """Counts of the top values, plus exact counts of the selected ones."""
+        aggs: dict[str, Any] = {"values": {"terms": {"field": self.field, "size": self.size}}}
+        if values:
+            aggs["selected"] = {"filters": {"filters": {self.text(v): self.value_clause(v) for v in values}}}
+        return aggs
+
+    def bucket_key(self, bucket: Mapping[str, Any]) -> str:
+        return str(bucket["key"])
+
+    def shape(self, agg: Mapping[str, Any], selected: tuple[str, ...]) -> list[FacetValue]:
+        counts = {self.bucket_key(b): b["doc_count"] for b in agg["values"]["buckets"]}
+        exact = {k: b["doc_count"] for k, b in ((agg.get("selected") or {}).get("buckets") or {}).items()}
+        out = [FacetValue(v, self.value_label(v), exact.get(v, c), v in selected) for v, c in counts.items()]
+        # Selected values stay visible, even at count 0.
+        out.extend(FacetValue(v, self.value_label(v), exact.get(v, 0), True) for v in selected if v not in counts)
+        return out
+
+
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+@dataclass(frozen=True)
+class BooleanFacet(Facet):
+    """A boolean field; URL values true/false (also 1/0, yes/no, on/off), parsed to ``bool``."""
+
+    true_label: str = "Yes"
+    false_label: str = "No"
+
+    def value_label(self, text: str) -> str:
+        return self.true_label if text == "true" else self.false_label
+
+    def parse_value(self, text: str) -> bool:
+        lowered = text.lower()
+        if lowered in _TRUE or lowered in _FALSE:
+            return lowered in _TRUE
+        raise InvalidRequest(self.name, f"'{text[:40]}' is not true or false")
+
+    def text(self, value: Any) -> str:
+        return "true" if value else "false"
+
+    def item_schema(self) -> dict[str, Any]:
+        return {"type": "string", "enum": [w for pair in zip(_TRUE, _FALSE, strict=True) for w in pair] + [""]}
+
+    def bucket_key(self, bucket: Mapping[str, Any]) -> str:
+        return str(bucket.get("key_as_string", bucket["key"]))
+
+
+class Span(NamedTuple):
+    """An inclusive range of years; one year is ``Span(y, y)``."""
+
+    low: int
+    high: int
+
+
+_RANGE = re.compile(r"^\s*(\d{4})\s*(?:[-–]\s*(\d{4})\s*)?$")
+
+
+def _digits_between(low: int, high: int) -> str:
+    """A regex alternation for the four-digit numbers ``low..high`` (whole centuries compressed)."""
+    parts = []
+    for century in range(low // 100, high // 100 + 1):
+        first, last = max(low, century * 100), min(high, century * 100 + 99)
+        if (first, last) == (century * 100, century * 100 + 99):
+            parts.append(f"{century}[0-9]{{2}}")
+        else:
+            parts.extend(str(y) for y in range(first, last + 1))
+    return "(" + "|".join(parts) + ")"
+
+
+@dataclass(frozen=True)
+class RangeFacet(Facet):
+    """A year field: values are years or ranges (``2021``, ``2018-2022``), counted per year.
+
+    ``timeline`` also asks for a per-year histogram and the min/max of the result set.
+    """
+
+    low: int = MIN_YEAR
+    high: int = MAX_YEAR
+    timeline: bool = True
+
+    def parse_value(self, text: str) -> Span:
+        match = _RANGE.match(text)
+        if not match:
+            raise InvalidRequest(self.name, f"'{text[:40]}' is not a year or a range like 2018-2022")
+        low, high = sorted((int(match.group(1)), int(match.group(2) or match.group(1))))
+        if low < self.low or high > self.high:
+            raise InvalidRequest(self.name, f"'{text[:40]}' is outside {self.low}-{self.high}")
+        return Span(low, high)
+
+    def text(self, value: Any) -> str:
+        low, high = value
+        return str(low) if low == high else f"{low}-{high}"
+
+    def item_schema(self) -> dict[str, Any]:
+        year = _digits_between(self.low, self.high)
+        return {"type": "string", "pattern": rf"^\s*({year}\s*([-–]\s*{year}\s*)?)?$"}
+
+    def value_clause(self, value: Any) -> Clause:
+        low, high = value
+        return {"range": {self.field: {"gte": low, "lte": high}}}
+
+    def clause(self, values: tuple[Any, ...]) -> Clause:
+        return {"bool": {"should": [self.value_clause(v) for v in values], "minimum_should_match": 1}}
+
+    def aggregation(self, values: tuple[Any, ...]) -> dict[str, Any]:
+        aggs = super().aggregation(values)
+        aggs["values"]["terms"]["order"] = {"_key": "desc"}
+        if self.timeline:
+            aggs["range"] = {"stats": {"field": self.field}}
+            aggs["histogram"] = {"histogram": {"field": self.field, "interval": 1, "min_doc_count": 1}}
+        return aggs
+
+    def shape(self, agg: Mapping[str, Any], selected: tuple[str, ...]) -> list[FacetValue]:
+        return sorted(super().shape(agg, selected), key=lambda f: f.value, reverse=True)
+
+    def histogram(self, agg: Mapping[str, Any]) -> list[tuple[int, int]]:
+        return [(int(b["key"]), b["doc_count"]) for b in (agg.get("histogram") or {}).get("buckets", [])]
+
+    def span(self, agg: Mapping[str, Any]) -> tuple[int, int] | None:
+        stats = agg.get("range") or {}
+        return (int(stats["min"]), int(stats["max"])) if stats.get("count") else None
+
+
+@dataclass(frozen=True)
+class FacetRegistry:
+    """An ordered set of facets; the order is the order of URL parameters and of the filter panel."""
+
+    facets: tuple[Facet, ...]
+    _by_name: dict[str, Facet] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_name = {f.name: f for f in self.facets}
+        if len(by_name) != len(self.facets):
+            raise ValueError("facet names must be unique")
+        object.__setattr__(self, "_by_name", by_name)
+
+    def __iter__(self) -> Iterator[Facet]:
+        return iter(self.facets)
+
+    def __len__(self) -> int:
+        return len(self.facets)
+
+    def __getitem__(self, name: str) -> Facet:
+        return self._by_name[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._by_name)
+
+    @property
+    def timeline(self) -> RangeFacet | None:
+        """The range facet whose histogram and span results show (the year), if any."""
+        return next((f for f in self.facets if isinstance(f, RangeFacet) and f.timeline), None)
+
+    def default_filters(self) -> list[Clause]:
+        """What every listing leaves out unless asked (rejected and withdrawn papers)."""
+        return [clause for f in self.facets if (clause := f.filter(())) is not None]
+
+    def derived_fields(self, paper: Paper) -> dict[str, Any]:
+        """Indexed fields that facets derive from the paper (the document builder adds them)."""
+        return {f.field: f.derive(paper) for f in self.facets if f.derive}
+
+    def extended(self, *facets: Facet) -> FacetRegistry:
+        return FacetRegistry((*self.facets, *facets))
+
+    @classmethod
+    def of(cls, facets: Iterable[Facet]) -> FacetRegistry:
+        return cls(tuple(facets))
+
+
+_STATUS_LABELS = {"accept": "Accepted", "withdrawn": "Withdrawn", "reject": "Rejected", "unknown": "Unknown"}
+
+FACETS = FacetRegistry((
+    Facet("conference", "conference", "Conference", 60, "Conference slug, e.g. neurips (repeat to OR).",
+          labels=conferences.label, canonical=conferences.canonical_slug),
+    RangeFacet("year", "year", "Year", 80, "A year (2021) or range (2018-2022)."),
+    Facet("topic", "topics", "Topic", 40, "Topic slug, see /topics/<slug>.", labels=taxonomy.label),
+    Facet("status", "status", "Status", 15,
+          "Decision: " + ", ".join(STATUSES) + " (case-insensitive). Rejected/withdrawn are hidden unless asked for.",
+          labels=lambda v: _STATUS_LABELS.get(v, v.capitalize()), choices=STATUSES, hidden=HIDDEN_STATUSES),
+    Facet("track", "track", "Track", 15, "Track, e.g. main."),
+    Facet("keyword", "keywords.raw", "Keyword", 15, "Source keyword (lower-case)."),
+    Facet("author", "author_names.raw", "Author", 15, "Exact author name."),
+    Facet("affiliation", "affiliations.raw", "Affiliation", 15, "Exact affiliation."),
+    BooleanFacet("has_code", "has_code", "Code", 2,
+                 "true: only papers with a code link; false: only papers without "
+                 "(also 1/0, yes/no, on/off; case-insensitive).",
+                 derive=lambda paper: paper.has_code, true_label="Has code", false_label="No code"),
+))

@@ -1,0 +1,15 @@
+"""Limits of a search request, each defined once: validation, the OpenAPI document and the templates import them."""
+
+from __future__ import annotations
+
+MAX_QUERY = 500            # characters of ``q`` (the search box's maxlength too)
+MAX_SUGGEST_PREFIX = 100   # characters of an autocomplete prefix
+MAX_PAPER_ID = 100         # characters of a paper id in a URL (longer ones are cut, then not found)
+MIN_YEAR, MAX_YEAR = 1900, 2100  # years a filter or a ``year:`` scope may name
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 100
+MAX_WINDOW = 10_000        # Elasticsearch's max_result_window: deeper pages need search_after
+MAX_FILTER_VALUES = 20     # values per facet parameter (repeats and blanks count)
+MAX_VALUE_CHARS = 300      # characters of one facet value
+SUGGEST_BELOW = 5          # offer "did you mean" when a search finds fewer hits than this
+EXPORT_LIMIT = 1000        # papers in one export
