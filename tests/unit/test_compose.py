@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services.indexer.stack.elasticsearch import ES_VERSION
+from services.ops.elasticsearch import ES_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
