@@ -8,6 +8,7 @@ from services.settings import PROJECT_ROOT, Settings
 
 from .apt import ensure_package
 from .processes import Managed, StackError, wait_until
+from .urls import redact
 
 REDIS_CONF = PROJECT_ROOT / "deploy" / "redis" / "redis.conf"
 
@@ -39,7 +40,7 @@ class LocalRedis:
         if self.running():
             return False
         if not self.is_local:
-            raise StackError(f"Redis at {self.settings.redis_url} is not reachable")
+            raise StackError(f"Redis at {redact(self.settings.redis_url)} is not reachable")
         binary = install_redis(log)
         data = self.settings.run_dir / "redis"
         data.mkdir(parents=True, exist_ok=True)
