@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import SAMPLE, _test_settings
+from conftest import SAMPLE, _test_settings, drop_alias, run_ingest
 from services.ops import LocalStack
 
 pytestmark = pytest.mark.integration
@@ -25,7 +25,7 @@ PROBE_TIMEOUT = 5  # a bound so a starved front fails the test instead of hangin
 
 
 def _free_port() -> int:
-    """A free loopback port outside 8000's neighbourhood, where a developer's `paperlist up` runs."""
+    """An ephemeral loopback port the kernel says is free: never 8000, where a developer's `paperlist up` runs."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -34,8 +34,6 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def front(settings, stores, es, celery_app, redis_client, worker):
     """The web stack (gunicorn on a socket, nginx in front) over a small ingested alias."""
-    from conftest import drop_alias, run_ingest
-
     alias = f"test-front-{os.getpid()}"
     home = Path(tempfile.mkdtemp(prefix="paperlist-front-"))
     home.chmod(0o755)  # nginx's workers (www-data when run as root) must reach the socket
