@@ -404,7 +404,7 @@ search something without the full corpus. **Generated — do not edit by hand**;
   [Paper Copilot paperlists](https://github.com/papercopilot/paperlists) corpus
   ("paperlists" format: one JSON array of records per conference-year; list-valued fields
   are `;`-joined strings; many empty strings). Same folder layout and file names as the
-  source (the folder `nips` is NeurIPS, 1987–2018 in the corpus). The year comes from the
+  source (the folder `nips` is NeurIPS, 1987–2025 in the corpus). The year comes from the
   file name only; records carry no year field. Records are **not cleaned**: odd statuses,
   missing abstracts, comma-separated or doubled author lists, duplicated ids and the like
   are kept on purpose, since the indexer has to cope with them.
