@@ -5,7 +5,7 @@
 2. Copy every paper from the live index (scroll snapshot; documents rebuilt through the
    current code, so new derived fields appear) or, with ``from_sources``, normalise every
    recorded source again.
-3. Replay the ids writers journaled since the copy began (see :mod:`.writes`).
+3. Replay the ids writers journaled since the copy began (see :mod:`.write_journal`).
 4. Restore replicas and refresh, then pause writers for a moment, replay the last ids,
    check counts and a sample of documents, and swap the alias in one ``_aliases`` call.
 5. Keep the two previous indices for ``--rollback``; delete older ones.
@@ -34,7 +34,7 @@ from services.settings import Settings
 from .corpus import CorpusReader
 from .registry import SourceRegistry
 from .sources import SourceError
-from .writes import WriteGate, WriteJournal, redis_time
+from .write_journal import WriteGate, WriteJournal, redis_time
 
 log = logging.getLogger(__name__)
 

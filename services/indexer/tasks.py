@@ -15,8 +15,8 @@ from .celery_app import VISIBILITY_TIMEOUT
 from .normalise import Rejected, normalise, origin_from_path
 from .reindex import Rebuild, ReindexError, ReindexState, request_reindex
 from .runs import IngestRun
-from .writer import delete_papers, index_papers
-from .writes import WritesPaused
+from .bulk_writer import delete_papers, index_papers
+from .write_journal import WritesPaused
 
 log = logging.getLogger(__name__)
 
