@@ -15,7 +15,7 @@ from services.indexer.ingest import Ingest, Summary
 from services.search import indices
 from services.search.client import make_client
 
-from .common import EXIT_NOTHING_READ, console, err_console, friendly, settings
+from .common import EXIT_FAILURE, EXIT_NOTHING_READ, console, err_console, friendly, settings
 
 
 @click.command()
@@ -39,6 +39,10 @@ def ingest(sources: tuple[str, ...], prune: bool, if_empty: bool, rejects_dir: P
     summary = run_ingest(config, celery, es, client, list(sources), prune=prune,
                          rejects_dir=rejects_dir, batch_size=batch_size)
     print_summary(summary)
+    if summary.abandoned_batches:
+        err_console.print(f"[red]error:[/red] {summary.abandoned_batches} batch(es) failed on every attempt; "
+                          "their records are in the rejects file")
+        sys.exit(EXIT_FAILURE)
     if summary.read == 0:
         sys.exit(EXIT_NOTHING_READ)
 
@@ -63,7 +67,11 @@ def print_summary(summary: Summary) -> None:
     for name in ("read", "indexed", "unchanged", "rejected"):
         table.add_row(name, f"{getattr(summary, name):,}")
     if summary.pruned is not None:
-        table.add_row("pruned", f"{summary.pruned:,}")
+        years = summary.pruned_scope
+        scope = ", ".join(f"{c} {y}" for c, y in years) if len(years) <= 5 else f"{len(years)} conference-years"
+        table.add_row("pruned", f"{summary.pruned:,} (from {scope})")
+    if summary.resent:
+        table.add_row("re-sent", f"{summary.resent:,} batch(es)")
     console.print(table)
     rate = summary.read / summary.seconds if summary.seconds else 0
     console.print(f"{summary.files} file(s) in {summary.seconds:.1f}s ({rate:,.0f} records/s), run {summary.run_id}")

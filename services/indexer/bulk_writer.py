@@ -12,7 +12,7 @@ from elasticsearch import Elasticsearch, helpers
 from services.search.documents import to_document
 from services.search.model import Paper
 
-from .writes import WriteGate, WriteJournal
+from .write_journal import WriteGate, WriteJournal
 
 BULK_CHUNK = 500
 BULK_BYTES = 20 * 1024 * 1024
