@@ -157,13 +157,19 @@ class EsNode:
 
     def answers(self) -> bool:
         try:
-            return requests.get(self.url, timeout=2).ok
+            return requests.get(f"{self.url}/_cluster/health", timeout=2).ok  # core-only: no GET /
         except requests.RequestException:
             return False
 
+    def log_tail(self, lines: int = 15) -> str:
+        try:
+            return "\n".join(self.logfile.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
     def wait_up(self, timeout: float = 240) -> None:
         def up():
-            assert self.proc and self.proc.poll() is None, f"{self.name} exited; see {self.logfile}"
+            assert self.proc and self.proc.poll() is None, f"{self.name} exited:\n{self.log_tail()}"
             return self.answers()
         wait_for(up, timeout, f"Elasticsearch node {self.name} ({self.logfile})")
 
@@ -238,7 +244,7 @@ class SearchLoad:
     QUERIES = ("", "learning", "graph neural network", "robot")
 
     def __init__(self, settings: Settings, threads: int = 2, max_requests: int = 20_000,
-                 max_seconds: float = 300, pause: float = 0.02, exact_total: int | None = None):
+                 max_seconds: float = 300, pause: float = 0.1, exact_total: int | None = None):
         from services.web.app import create_app
 
         self.app = create_app(settings)
@@ -277,7 +283,7 @@ class SearchLoad:
                     self.failed += 1
                     if len(self.errors) < 20:
                         self.errors.append(problem)
-            self.stop_event.wait(self.pause)
+            self.stop_event.wait(self.pause if not problem else 5 * self.pause)  # a client backs off
 
     def __enter__(self) -> SearchLoad:
         for thread in self.threads:
@@ -291,8 +297,8 @@ class SearchLoad:
 
 
 def expected_ids(*sources: Path) -> set[str]:
-    """Paper ids an ingest of these files or folders must leave, computed as the ingest does."""
-    from services.indexer.normalise import Rejected, identity, origin_from_path
+    """Paper ids an ingest of these files or folders must leave: the records the worker accepts."""
+    from services.indexer.normalise import Rejected, normalise, origin_from_path
 
     ids = set()
     for source in sources:
@@ -303,10 +309,18 @@ def expected_ids(*sources: Path) -> set[str]:
             records = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
             for position, record in enumerate(records):
                 try:
-                    ids.add(identity(record, origin_from_path(str(path.resolve()), position))[0])
+                    ids.add(normalise(record, origin_from_path(str(path.resolve()), position)).paper_id)
                 except Rejected:
                     continue
     return ids
+
+
+def doc_count(es, alias: str) -> int:
+    """Papers under the alias, 0 while it does not exist yet or the node is down."""
+    try:
+        return es.count(index=alias)["count"]
+    except Exception:  # noqa: BLE001 - any failure here just means "not yet"
+        return 0
 
 
 def stored_ids(es, alias: str) -> list[str]:

@@ -21,6 +21,7 @@ from faults.helpers import (
     SearchLoad,
     cli,
     cli_background,
+    doc_count,
     es_distribution,
     expected_ids,
     free_port,
@@ -46,7 +47,7 @@ def node(settings):
     root = private_dir("faults-es")
     http = free_port(9221)
     es_node = EsNode(es_distribution(settings), root, "faults-1", f"paperlist-faults-{uuid.uuid4().hex[:6]}",
-                     http, free_port(9321), extra={"cluster.info.update.interval": "1s"})
+                     http, free_port(9321), extra={"cluster.info.update.interval": "10s"})
     try:
         es_node.start()
         es_node.wait_up()
@@ -72,13 +73,6 @@ def private(node, stores):
         worker.stop()
 
 
-def _count(es, alias: str) -> int:
-    try:
-        return es.count(index=alias)["count"]
-    except Exception:  # noqa: BLE001 - the alias may not exist yet, or the node be down
-        return 0
-
-
 def _in_thread(func, *args, **kwargs):
     """Run ``func`` in a thread; the returned dict gets its ``result`` or ``error``."""
     out: dict = {}
@@ -102,7 +96,7 @@ def test_elasticsearch_killed_mid_ingest_then_restarted(private, node, tmp_path)
         with SearchLoad(_test_settings(ES_URL=s.es_url, PAPERLIST_INDEX=alias), max_seconds=240) as load:
             job = _in_thread(run_ingest, s, app, es, client, [SAMPLE], alias, rejects_dir=tmp_path,
                              batch_size=250, stall_seconds=10)
-            wait_for(lambda: _count(es, alias) > 0, 120, "first papers indexed")
+            wait_for(lambda: doc_count(es, alias) > 0, 120, "first papers indexed")
             node.kill()
             at_kill = load.requests
             time.sleep(5)
@@ -138,7 +132,7 @@ def test_redis_killed_during_ingest_then_rerun(settings, es, stores, tmp_path):
         worker.start()
         with SearchLoad(s, max_seconds=240) as load:
             proc = cli_background(s, "ingest", str(SAMPLE), "--batch-size", "200", "--rejects-dir", str(tmp_path))
-            wait_for(lambda: _count(es, s.index) > 0 or proc.poll() is not None, 120, "first papers indexed")
+            wait_for(lambda: doc_count(es, s.index) > 0 or proc.poll() is not None, 120, "first papers indexed")
             server.kill()
             out, err = proc.communicate(timeout=200)
             server.start()
