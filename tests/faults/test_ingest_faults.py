@@ -36,8 +36,10 @@ from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-# A subset of the sample for the slow (read-only index) scenario: ~1k papers.
-SUBSET = [SAMPLE / "cvpr", SAMPLE / "iclr"]
+# Parts of the sample, to keep each scenario within minutes on a busy machine:
+# ~1.5k papers for the kill scenarios, ~500 for the slow read-only one.
+MEDIUM = [SAMPLE / name for name in ("cvpr", "iclr", "icra", "iros", "nips", "icml")]
+SUBSET = MEDIUM[:2]
 BASELINE = SAMPLE / "automl"
 
 
@@ -91,11 +93,11 @@ def _in_thread(func, *args, **kwargs):
 def test_elasticsearch_killed_mid_ingest_then_restarted(private, node, tmp_path):
     s, app, es, client, _ = private
     alias = f"test-{uuid.uuid4().hex[:10]}"
-    expected = expected_ids(SAMPLE)
+    expected = expected_ids(*MEDIUM)
     try:
         with SearchLoad(_test_settings(ES_URL=s.es_url, PAPERLIST_INDEX=alias), max_seconds=240) as load:
-            job = _in_thread(run_ingest, s, app, es, client, [SAMPLE], alias, rejects_dir=tmp_path,
-                             batch_size=250, stall_seconds=10)
+            job = _in_thread(run_ingest, s, app, es, client, MEDIUM, alias, rejects_dir=tmp_path,
+                             batch_size=100, stall_seconds=10)
             wait_for(lambda: doc_count(es, alias) > 0, 120, "first papers indexed")
             node.kill()
             at_kill = load.requests
@@ -127,11 +129,12 @@ def test_redis_killed_during_ingest_then_rerun(settings, es, stores, tmp_path):
     s = _test_settings(REDIS_URL=server.url)
     app = create_celery(s)
     worker = Worker(s, app)
-    expected = expected_ids(SAMPLE)
+    expected = expected_ids(*MEDIUM)
+    sources = [str(p) for p in MEDIUM]
     try:
         worker.start()
         with SearchLoad(s, max_seconds=240) as load:
-            proc = cli_background(s, "ingest", str(SAMPLE), "--batch-size", "200", "--rejects-dir", str(tmp_path))
+            proc = cli_background(s, "ingest", *sources, "--batch-size", "100", "--rejects-dir", str(tmp_path))
             wait_for(lambda: doc_count(es, s.index) > 0 or proc.poll() is not None, 120, "first papers indexed")
             server.kill()
             out, err = proc.communicate(timeout=200)
@@ -139,7 +142,7 @@ def test_redis_killed_during_ingest_then_rerun(settings, es, stores, tmp_path):
             if not app.control.ping(timeout=5):
                 worker.stop()
                 worker.start()
-            second = cli(s, "ingest", str(SAMPLE), "--rejects-dir", str(tmp_path), timeout=300)
+            second = cli(s, "ingest", *sources, "--rejects-dir", str(tmp_path), timeout=300)
         got = stored_ids(es, s.index)
         error_lines = [line for line in err.splitlines() if line.startswith("error:")]
         row = record("Redis killed during ingest, re-run", load, expected, got,
@@ -157,7 +160,7 @@ def test_redis_killed_during_ingest_then_rerun(settings, es, stores, tmp_path):
 
 
 def test_worker_killed_five_times_during_ingest(settings, celery_app, es, redis_client, worker, alias, tmp_path):
-    expected = expected_ids(SAMPLE)
+    expected = expected_ids(*MEDIUM)
     kills = []
 
     def killer():
@@ -170,7 +173,7 @@ def test_worker_killed_five_times_during_ingest(settings, celery_app, es, redis_
     with SearchLoad(_test_settings(PAPERLIST_INDEX=alias, REDIS_URL=settings.redis_url), max_seconds=300) as load:
         thread = threading.Thread(target=killer, daemon=True)
         thread.start()
-        summary = run_ingest(settings, celery_app, es, redis_client, [SAMPLE], alias, rejects_dir=tmp_path,
+        summary = run_ingest(settings, celery_app, es, redis_client, MEDIUM, alias, rejects_dir=tmp_path,
                              batch_size=100, stall_seconds=5)
         thread.join(timeout=120)
     got = stored_ids(es, alias)
