@@ -38,14 +38,21 @@ BASE_YML = PROJECT_ROOT / "deploy" / "elasticsearch" / "elasticsearch.yml"
 _NODE_KEYS = ("cluster.name", "node.name", "discovery.type", "network.host")
 
 
-def _es_module():
-    """The local-Elasticsearch module, wherever the ops refactor put it."""
-    for name in ("services.ops.elasticsearch", "services.indexer.stack.elasticsearch"):
+def _local_module(*names: str):
+    """The first of ``names`` that this checkout holds (an editable install may point elsewhere)."""
+    for name in names:
         try:
-            return importlib.import_module(name)
+            module = importlib.import_module(name)
         except ImportError:
             continue
-    raise ImportError("no local Elasticsearch module (services.ops / services.indexer.stack)")
+        if Path(module.__file__).resolve().is_relative_to(PROJECT_ROOT):
+            return module
+    raise ImportError(f"none of {names} in {PROJECT_ROOT}")
+
+
+def _es_module():
+    """The local-Elasticsearch module, wherever the ops refactor put it."""
+    return _local_module("services.ops.elasticsearch", "services.indexer.stack.elasticsearch")
 
 
 def es_distribution(settings: Settings) -> Path:
@@ -363,7 +370,7 @@ def record(scenario: str, load: SearchLoad, expected: set[str], got: list[str], 
 
 def cli_argv(*args: str) -> list[str]:
     """The ``paperlist`` command of this checkout, wherever the CLI module lives now."""
-    module = next(m for m in ("services.cli", "services.indexer.cli") if _has_main(m))
+    module = _local_module("services.cli", "services.indexer.cli").__name__
     return [sys.executable, "-c", f"from {module} import main; main()", *args]
 
 
@@ -383,10 +390,3 @@ def cli(settings: Settings, *args: str, timeout: float = 300) -> subprocess.Comp
 def cli_background(settings: Settings, *args: str) -> subprocess.Popen:
     return subprocess.Popen(cli_argv(*args), env=cli_env(settings), cwd=PROJECT_ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-
-
-def _has_main(module: str) -> bool:
-    try:
-        return hasattr(importlib.import_module(module), "main")
-    except ImportError:
-        return False
