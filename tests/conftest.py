@@ -210,3 +210,11 @@ def corpus_dir() -> Path | None:
     """The full shared corpus, when this checkout sits next to it."""
     path = load_settings().corpus_dir
     return path if path.is_dir() else None
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fault suite's table (tests/faults, tests/cluster), when any of them ran."""
+    helpers = sys.modules.get("faults.helpers")
+    if helpers and helpers.ROWS:
+        terminalreporter.section("fault table")
+        terminalreporter.write_line(helpers.table())
