@@ -7,6 +7,8 @@ import sys
 
 import elastic_transport
 import redis
+from elasticsearch import ApiError
+from elasticsearch.helpers import BulkIndexError
 from rich.console import Console
 
 from services.indexer.ingest import IngestError
@@ -33,8 +35,11 @@ def friendly(func):
             err_console.print(f"[red]error:[/red] {exc}")
         except elastic_transport.ConnectionError as exc:
             err_console.print(f"[red]error:[/red] Elasticsearch is not reachable ({exc.message})")
-        except elastic_transport.TransportError as exc:
+        except (elastic_transport.TransportError, ApiError) as exc:
             err_console.print(f"[red]error:[/red] Elasticsearch failed: {exc}")
+        except BulkIndexError as exc:
+            reasons = {str((next(iter(e.values())).get("error") or {}).get("reason", "?"))[:200] for e in exc.errors}
+            err_console.print(f"[red]error:[/red] Elasticsearch refused writes: {'; '.join(sorted(reasons)[:3])}")
         except redis.RedisError as exc:
             err_console.print(f"[red]error:[/red] Redis is not reachable: {exc}")
         except KeyboardInterrupt:

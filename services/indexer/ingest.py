@@ -24,6 +24,7 @@ from elasticsearch import Elasticsearch
 from services.search import indices
 from services.settings import Settings
 
+from .bulk_writer import IndexReadOnly
 from .ingested_sources import SourceRegistry
 from .normalise import Rejected, identity
 from .runs import IngestRun, RunCounts, reject_entry
@@ -245,6 +246,10 @@ class Ingest:
     def _retry(self, failed: dict[str, str], done: set[str]) -> None:
         """Send failed or lost batches again, up to :data:`MAX_SENDS`; then reject their records."""
         for batch_id, reason in failed.items():
+            if reason.startswith(f"{IndexReadOnly.__name__}:"):
+                raise IngestError(f"Elasticsearch refuses writes to {self.settings.index} ({reason[:300]}); "
+                                  "free disk space or lift the index block, then run the ingest again: "
+                                  "papers already written are kept and unchanged ones are skipped")
             batch = self._batches.get(batch_id)
             self.run.clear_failure(batch_id)
             if batch is None or batch_id in done:

@@ -239,10 +239,11 @@ def test_disk_watermark_makes_index_read_only_and_nothing_is_lost(private, node,
         row = record("disk flood-stage watermark, reset, re-run", load, expected, got,
                      f"blocked run exit {blocked.returncode}: {said[:3] or tail}")
         print("blocked run stdout:\n", blocked.stdout, "\nstderr:\n", blocked.stderr)
-        # Today the blocked run sends every record to the rejects file (cluster_block_exception)
-        # and ends on a BulkIndexError traceback (exit 1) from the source registry; it must at
-        # least not claim success. See the report of issue 10 for the clearer error proposed.
-        assert blocked.returncode != 0, blocked.stdout
+        # The blocked run stops with one clear line and exit 2; no traceback, nothing rejected.
+        assert blocked.returncode == 2, blocked.stdout
+        assert "Traceback" not in blocked.stderr
+        assert any(line.startswith("error:") and ("refuses writes" in line or "refused writes" in line)
+                   for line in blocked.stderr.splitlines()), blocked.stderr
         assert again.returncode == 0, again.stderr
         assert row.lost == row.duplicated == row.extra == 0
         assert load.failed == 0, load.errors          # a read-only index still answers searches
