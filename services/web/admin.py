@@ -10,9 +10,11 @@ import hmac
 
 from celery import Celery
 from celery.exceptions import TimeoutError as CeleryTimeout
-from flask import Blueprint, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, request
 
 from services.search.errors import InvalidRequest
+
+from .urls import absolute_url
 
 bp = Blueprint("admin", __name__, url_prefix="/api/v1/admin")
 
@@ -56,7 +58,7 @@ def start_reindex():
         resp = jsonify({"error": {"code": "conflict", "message": answer.get("message", "")}})
         resp.status_code = 409
         return resp
-    answer["status_url"] = url_for("admin.task", task_id=answer["task_id"], _external=True)
+    answer["status_url"] = absolute_url("admin.task", task_id=answer["task_id"])
     resp = jsonify(answer)
     resp.status_code = 202
     return resp
