@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from services.search import bibtex, taxonomy
 from services.search.model import Paper
 from services.search.results import Hit

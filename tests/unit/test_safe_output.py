@@ -91,7 +91,7 @@ def test_every_csv_cell_is_defused(app, formula):
                  "code"):
         assert cells[name] == "'" + formula, name
     assert cells["url"] == "https://papers.example.org/papers/p-1"
-    assert all(not cell.lstrip()[:1] in ("=", "+", "-", "@") for cell in row)
+    assert all(cell.lstrip()[:1] not in ("=", "+", "-", "@") for cell in row)
 
 
 def test_plain_csv_cells_are_unchanged(app):
