@@ -35,7 +35,7 @@ def bench_settings(**overrides: str) -> Settings:
 
 
 def ensure_stores(settings: Settings) -> None:
-    from services.indexer.stack import LocalStack
+    from services.ops import LocalStack
 
     stack = LocalStack(settings, log=lambda line: print(f"  {line}", file=sys.stderr))
     stack.redis.ensure(stack.log)

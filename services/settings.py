@@ -52,6 +52,10 @@ class Settings(BaseSettings):
     sample_dir: Path = Field(PROJECT_ROOT / "data" / "sample", alias="PAPERLIST_SAMPLE")
     corpus_dir: Path = Field(PROJECT_ROOT.parent / "shared" / "data" / "paperlists", alias="PAPERLIST_CORPUS")
     web_workers: int = Field(2, alias="PAPERLIST_WEB_WORKERS", ge=1, le=64)
+    web_threads: int = Field(4, alias="PAPERLIST_WEB_THREADS", ge=1, le=256)
+    # Where gunicorn listens when not on host:port: `paperlist up` puts it on a unix
+    # socket behind nginx (unix:/path/web.sock).
+    web_bind: str | None = Field(None, alias="PAPERLIST_WEB_BIND")
     worker_concurrency: int = Field(2, alias="PAPERLIST_WORKER_CONCURRENCY", ge=1, le=64)
 
     @field_validator("index")

@@ -48,7 +48,7 @@ def settings() -> Settings:
 @pytest.fixture(scope="session")
 def stores(settings):
     """Elasticsearch and Redis: reused when they answer, else started and stopped at the end."""
-    from services.indexer.stack import LocalStack
+    from services.ops import LocalStack
 
     stack = LocalStack(settings, log=lambda line: print(line, file=sys.stderr))
     started_redis = stack.redis.ensure(stack.log)

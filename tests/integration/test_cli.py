@@ -22,7 +22,7 @@ pytestmark = pytest.mark.integration
 def _cli(settings, alias, *args, timeout=300):
     env = {**os.environ, "ES_URL": settings.es_url, "REDIS_URL": settings.redis_url,
            "PAPERLIST_INDEX": alias, "PAPERLIST_QUEUE": settings.queue}
-    return subprocess.run([sys.executable, "-m", "services.indexer.cli", *args], env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "services.cli", *args], env=env, capture_output=True,
                           text=True, timeout=timeout)
 
 
@@ -47,7 +47,7 @@ def test_cli_ingest_status_and_errors(settings, worker, es, alias, tmp_path):
 
 def test_cli_reports_unreachable_elasticsearch_in_one_line(settings, alias):
     env = {**os.environ, "ES_URL": "http://127.0.0.1:9", "REDIS_URL": settings.redis_url, "PAPERLIST_INDEX": alias}
-    out = subprocess.run([sys.executable, "-m", "services.indexer.cli", "ingest", str(SAMPLE / "alt")], env=env,
+    out = subprocess.run([sys.executable, "-m", "services.cli", "ingest", str(SAMPLE / "alt")], env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
     assert out.stderr.strip().startswith("error:") and "Traceback" not in out.stderr
@@ -55,7 +55,7 @@ def test_cli_reports_unreachable_elasticsearch_in_one_line(settings, alias):
 
 def test_cli_bad_configuration_is_reported(settings):
     env = {**os.environ, "PAPERLIST_INDEX": "Bad Name"}
-    out = subprocess.run([sys.executable, "-m", "services.indexer.cli", "status"], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "services.cli", "status"], env=env, capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 2 and "PAPERLIST_INDEX" in out.stderr and "Traceback" not in out.stderr
 
