@@ -12,6 +12,8 @@ limits fail open: no limit rather than an error.
 from __future__ import annotations
 
 import ipaddress
+import logging
+import math
 import time
 
 from flask import Flask, current_app, request
@@ -49,12 +51,38 @@ def register(app: Flask) -> None:
         swallow_errors=True,    # fail open: Redis down means no limit, not a 500
     )
     limiter.request_filter(_exempt)
+    if _QUIET not in limiter.logger.filters:
+        limiter.logger.addFilter(_QUIET)
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(exc: RateLimitExceeded):
         retry = _retry_after(limiter)
         return error_response(429, f"Too many requests from your address; retry in {retry} s.", "rate_limited",
                               headers={"Retry-After": str(retry)})
+
+
+class _OncePerMinute(logging.Filter):
+    """While Redis is down every request fails to count: one warning a minute says so, not a traceback each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last = -math.inf
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.ERROR:
+            return True
+        now = time.monotonic()
+        if now - self.last < 60:
+            return False
+        self.last = now
+        cause = record.exc_info[1] if record.exc_info else None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg, record.args, record.exc_info, record.exc_text = (
+            "rate limits not enforced (failing open): %s", (cause or record.getMessage(),), None, None)
+        return True
+
+
+_QUIET = _OncePerMinute()
 
 
 def _exempt() -> bool:

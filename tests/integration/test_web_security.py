@@ -89,11 +89,14 @@ def test_suggestions_have_their_own_cheap_budget(web_settings):
     assert c.get("/api/v1/search?q=graph", headers=_as(typist)).status_code == 200
 
 
-def test_limits_fail_open_when_redis_is_down(web_settings):
+def test_limits_fail_open_when_redis_is_down(web_settings, caplog):
     c = _limited(web_settings, redis_url="redis://127.0.0.1:1/15", rate_limit="1/hour")
     client = _address()
+    caplog.set_level(logging.INFO)
     for _ in range(4):
         assert c.get("/api/v1/search?q=graph", headers=_as(client)).status_code == 200
+    # At most a warning (once a minute), never a traceback per request.
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 def test_forwarded_for_is_ignored_without_a_trusted_proxy(web_settings):
