@@ -176,8 +176,10 @@ def sample_alias(settings, celery_app, es, redis_client, worker, tmp_path_factor
 
 @pytest.fixture(scope="session")
 def web_settings(settings, sample_alias):
+    # Rate limits off for the shared app (tests/integration/test_web_security.py checks them).
     return _test_settings(PAPERLIST_INDEX=sample_alias, PAPERLIST_QUEUE=settings.queue,
-                          REDIS_URL=settings.redis_url, PAPERLIST_ADMIN_TOKEN="test-token")
+                          REDIS_URL=settings.redis_url, PAPERLIST_ADMIN_TOKEN="test-token",
+                          PAPERLIST_RATE_LIMIT_ENABLED="false")
 
 
 @pytest.fixture(scope="session")

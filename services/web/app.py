@@ -17,7 +17,7 @@ from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import admin, api, caching, errors, pages
+from . import admin, api, caching, errors, pages, proxy, ratelimit, security
 
 STATIC = Path(__file__).parent / "static"
 
@@ -42,6 +42,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(admin.bp)
     errors.register(app)
     caching.register(app)
+    security.register(app)
+    ratelimit.register(app)
+    proxy.register(app)
     # What every template may use, instead of modules passed into each render_template.
     app.jinja_env.globals.update(static_url=static_url, url=pages.url_with, toggle=pages.toggle,
                                  conference_label=conferences.label, topic_label=taxonomy.label,
