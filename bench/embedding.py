@@ -1,0 +1,149 @@
+"""Static embeddings: corpus throughput, query latency and neighbour quality.
+
+* throughput: every record of the corpus (title + abstract), one process, batches of 512;
+* query latency: p50/p99 of embedding one 5,000-character text;
+* quality: among records whose curated ``primary_area`` is known (ICLR 2024-2026: one
+  vocabulary of areas), the share of each sampled paper's top-10 cosine neighbours
+  (brute force, self excluded) with the same area. Compared with TF-IDF cosine (a
+  stand-in for more_like_this until Elasticsearch is measured) and, on a small subset, with
+  the full transformer (``--transformer N``; numpy, slow) to show what distillation loses.
+
+    python bench/embedding.py [--corpus DIR] [--queries 3000] [--transformer 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from harness import REPO, percentiles, save
+
+sys.path.insert(0, str(REPO / "deploy" / "tools"))
+
+from paperlists import records, text_of  # noqa: E402
+
+from services.search.embedding import ARTIFACT, DIMS, Embedder, paper_text  # noqa: E402
+
+LABELLED = ("iclr2024", "iclr2025", "iclr2026")
+
+
+def load(corpus: Path) -> tuple[list[str], list[str], list[str]]:
+    """All paper texts, plus the texts and areas of the labelled records (with abstracts)."""
+    texts, labelled, areas = [], [], []
+    for stem, record in records(corpus):
+        title, abstract = text_of(record)
+        text = paper_text(title, abstract)
+        texts.append(text)
+        area = record.get("primary_area")
+        if stem in LABELLED and isinstance(area, str) and area.strip() and abstract.strip():
+            labelled.append(text)
+            areas.append(area.strip().lower())
+    return texts, labelled, areas
+
+
+def throughput(embedder: Embedder, texts: list[str], batch: int = 512) -> dict:
+    started = time.perf_counter()
+    for start in range(0, len(texts), batch):
+        embedder.embed(texts[start:start + batch])
+    seconds = time.perf_counter() - started
+    return {"docs": len(texts), "seconds": round(seconds, 1), "docs_per_s": round(len(texts) / seconds),
+            "ms_per_doc": round(1000 * seconds / len(texts), 4)}
+
+
+def query_latency(embedder: Embedder, texts: list[str], n: int = 300) -> dict:
+    pool = " ".join(texts[:2000])
+    samples = []
+    for i in range(n):
+        query = pool[i * 997 % (len(pool) - 5000):][:5000]
+        started = time.perf_counter()
+        embedder.embed_one(query)
+        samples.append(1000 * (time.perf_counter() - started))
+    return {k: round(v, 3) for k, v in percentiles(samples).items()} | {"chars": 5000, "n": n}
+
+
+def same_area_share(vectors: np.ndarray, areas: np.ndarray, queries: np.ndarray, k: int = 10) -> float:
+    """Mean share of the top-k cosine neighbours (self excluded) sharing the query's area."""
+    hits = 0
+    for start in range(0, len(queries), 256):
+        rows = queries[start:start + 256]
+        sims = vectors[rows] @ vectors.T
+        if hasattr(sims, "toarray"):
+            sims = sims.toarray()
+        sims[np.arange(len(rows)), rows] = -np.inf
+        top = np.argpartition(-sims, k, axis=1)[:, :k]
+        hits += int((areas[top] == areas[rows][:, None]).sum())
+    return round(hits / (len(queries) * k), 4)
+
+
+def tfidf(texts: list[str]):
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(texts)
+
+
+def quality(embedder: Embedder, labelled: list[str], areas: list[str], n_queries: int, transformer: int,
+            seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    labels = np.array(areas)
+    queries = rng.choice(len(labelled), size=min(n_queries, len(labelled)), replace=False)
+    static = embedder.embed(labelled)
+    out = {"labelled": len(labelled), "areas": len(set(areas)), "queries": len(queries),
+           "chance": round(float(sum((labels == a).mean() ** 2 for a in set(areas))), 4),
+           "static": same_area_share(static, labels, queries)}
+    try:
+        out["tfidf"] = same_area_share(tfidf(labelled), labels, queries)
+    except ImportError:
+        out["tfidf"] = None
+    if transformer:
+        from minilm import MiniLM
+
+        subset = np.sort(rng.choice(len(labelled), size=min(transformer, len(labelled)), replace=False))
+        sub_texts, sub_labels = [labelled[i] for i in subset], labels[subset]
+        everyone = np.arange(len(subset))
+        started = time.perf_counter()
+        dense = MiniLM().encode(sub_texts, max_tokens=256)
+        out["transformer_subset"] = {
+            "papers": len(subset), "ms_per_doc": round(1000 * (time.perf_counter() - started) / len(subset), 1),
+            "transformer": same_area_share(dense, sub_labels, everyone),
+            "static": same_area_share(static[subset], sub_labels, everyone),
+            "tfidf": same_area_share(tfidf(sub_texts), sub_labels, everyone),
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("PAPERLIST_CORPUS",
+                                                                           "/work/shared/data/paperlists")))
+    parser.add_argument("--artifact", type=Path, default=ARTIFACT)
+    parser.add_argument("--dims", type=int, default=DIMS)
+    parser.add_argument("--queries", type=int, default=3000)
+    parser.add_argument("--transformer", type=int, default=0, help="papers for the full-transformer comparison")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--skip-throughput", action="store_true")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        raise SystemExit(f"error: no corpus folder {args.corpus}")
+
+    texts, labelled, areas = load(args.corpus)
+    embedder = Embedder(args.artifact, args.dims)
+    started = time.perf_counter()
+    embedder.embed(["warm up"])
+    result = {"artifact": embedder.version, "artifact_mb": round(args.artifact.stat().st_size / 1e6, 2),
+              "load_s": round(time.perf_counter() - started, 2)}
+    if not args.skip_throughput:
+        result["throughput"] = throughput(embedder, texts)
+    result["query_5000_chars_ms"] = query_latency(embedder, texts)
+    result["quality"] = quality(embedder, labelled, areas, args.queries, args.transformer, args.seed)
+    print(save("embedding", result))
+    import json
+
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
