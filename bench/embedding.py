@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+
 from harness import REPO, percentiles, save
 
 sys.path.insert(0, str(REPO / "deploy" / "tools"))
@@ -46,23 +47,27 @@ def load(corpus: Path) -> tuple[list[str], list[str], list[str]]:
 
 
 def throughput(embedder: Embedder, texts: list[str], batch: int = 512) -> dict:
-    started = time.perf_counter()
+    """Wall and CPU time (all threads of the process): on a loaded machine CPU time is the cost."""
+    started, cpu = time.perf_counter(), time.process_time()
     for start in range(0, len(texts), batch):
         embedder.embed(texts[start:start + batch])
-    seconds = time.perf_counter() - started
-    return {"docs": len(texts), "seconds": round(seconds, 1), "docs_per_s": round(len(texts) / seconds),
-            "ms_per_doc": round(1000 * seconds / len(texts), 4)}
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"docs": len(texts), "wall_s": round(seconds, 1), "cpu_s": round(cpu, 1),
+            "docs_per_wall_s": round(len(texts) / seconds), "cpu_ms_per_doc": round(1000 * cpu / len(texts), 4),
+            "load_average": os.getloadavg()[0]}
 
 
 def query_latency(embedder: Embedder, texts: list[str], n: int = 300) -> dict:
     pool = " ".join(texts[:2000])
-    samples = []
+    samples, cpu = [], []
     for i in range(n):
         query = pool[i * 997 % (len(pool) - 5000):][:5000]
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         embedder.embed_one(query)
         samples.append(1000 * (time.perf_counter() - started))
-    return {k: round(v, 3) for k, v in percentiles(samples).items()} | {"chars": 5000, "n": n}
+        cpu.append(1000 * (time.process_time() - cpu_started))
+    return ({f"wall_{k}": round(v, 3) for k, v in percentiles(samples).items()}
+            | {f"cpu_{k}": round(v, 3) for k, v in percentiles(cpu).items()} | {"chars": 5000, "n": n})
 
 
 def same_area_share(vectors: np.ndarray, areas: np.ndarray, queries: np.ndarray, k: int = 10) -> float:
@@ -85,8 +90,26 @@ def tfidf(texts: list[str]):
     return TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(texts)
 
 
+def subset_of(size: int, n: int, seed: int) -> np.ndarray:
+    """The papers of the full-transformer comparison (their own seeded draw)."""
+    return np.sort(np.random.default_rng(seed + 1).choice(size, size=min(n, size), replace=False))
+
+
+def transformer_vectors(texts: list[str], max_tokens: int, cache: Path | None) -> tuple[np.ndarray, float | None]:
+    """all-MiniLM-L6-v2 sentence embeddings (numpy forward), optionally kept in a .npy cache."""
+    if cache and cache.exists():
+        return np.load(cache), None
+    from minilm import MiniLM
+
+    started = time.process_time()
+    dense = MiniLM().encode(texts, max_tokens=max_tokens)
+    if cache:
+        np.save(cache, dense)
+    return dense, round(1000 * (time.process_time() - started) / len(texts), 1)
+
+
 def quality(embedder: Embedder, labelled: list[str], areas: list[str], n_queries: int, transformer: int,
-            seed: int) -> dict:
+            seed: int, max_tokens: int = 256, dense_cache: Path | None = None) -> dict:
     rng = np.random.default_rng(seed)
     labels = np.array(areas)
     queries = rng.choice(len(labelled), size=min(n_queries, len(labelled)), replace=False)
@@ -99,15 +122,12 @@ def quality(embedder: Embedder, labelled: list[str], areas: list[str], n_queries
     except ImportError:
         out["tfidf"] = None
     if transformer:
-        from minilm import MiniLM
-
-        subset = np.sort(rng.choice(len(labelled), size=min(transformer, len(labelled)), replace=False))
+        subset = subset_of(len(labelled), transformer, seed)
         sub_texts, sub_labels = [labelled[i] for i in subset], labels[subset]
         everyone = np.arange(len(subset))
-        started = time.perf_counter()
-        dense = MiniLM().encode(sub_texts, max_tokens=256)
+        dense, ms_per_doc = transformer_vectors(sub_texts, max_tokens, dense_cache)
         out["transformer_subset"] = {
-            "papers": len(subset), "ms_per_doc": round(1000 * (time.perf_counter() - started) / len(subset), 1),
+            "papers": len(subset), "max_tokens": max_tokens, "ms_per_doc": ms_per_doc,
             "transformer": same_area_share(dense, sub_labels, everyone),
             "static": same_area_share(static[subset], sub_labels, everyone),
             "tfidf": same_area_share(tfidf(sub_texts), sub_labels, everyone),
@@ -123,6 +143,9 @@ def main() -> None:
     parser.add_argument("--dims", type=int, default=DIMS)
     parser.add_argument("--queries", type=int, default=3000)
     parser.add_argument("--transformer", type=int, default=0, help="papers for the full-transformer comparison")
+    parser.add_argument("--transformer-tokens", type=int, default=256, help="truncation for the transformer")
+    parser.add_argument("--dense-cache", type=Path, help="keep the transformer vectors here (.npy)")
+    parser.add_argument("--dense-only", action="store_true", help="only compute the transformer vectors")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--skip-throughput", action="store_true")
     args = parser.parse_args()
@@ -130,6 +153,11 @@ def main() -> None:
         raise SystemExit(f"error: no corpus folder {args.corpus}")
 
     texts, labelled, areas = load(args.corpus)
+    if args.dense_only:
+        subset = subset_of(len(labelled), args.transformer, args.seed)
+        _, ms = transformer_vectors([labelled[i] for i in subset], args.transformer_tokens, args.dense_cache)
+        print(f"{len(subset)} papers, {ms} CPU ms each")
+        return
     embedder = Embedder(args.artifact, args.dims)
     started = time.perf_counter()
     embedder.embed(["warm up"])
@@ -138,7 +166,8 @@ def main() -> None:
     if not args.skip_throughput:
         result["throughput"] = throughput(embedder, texts)
     result["query_5000_chars_ms"] = query_latency(embedder, texts)
-    result["quality"] = quality(embedder, labelled, areas, args.queries, args.transformer, args.seed)
+    result["quality"] = quality(embedder, labelled, areas, args.queries, args.transformer, args.seed,
+                                args.transformer_tokens, args.dense_cache)
     print(save("embedding", result))
     import json
 

