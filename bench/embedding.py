@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -148,6 +149,7 @@ def main() -> None:
     parser.add_argument("--dense-only", action="store_true", help="only compute the transformer vectors")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--skip-quality", action="store_true", help="speed only (any artifact of the right shape)")
     args = parser.parse_args()
     if not args.corpus.is_dir():
         raise SystemExit(f"error: no corpus folder {args.corpus}")
@@ -166,11 +168,10 @@ def main() -> None:
     if not args.skip_throughput:
         result["throughput"] = throughput(embedder, texts)
     result["query_5000_chars_ms"] = query_latency(embedder, texts)
-    result["quality"] = quality(embedder, labelled, areas, args.queries, args.transformer, args.seed,
-                                args.transformer_tokens, args.dense_cache)
+    if not args.skip_quality:
+        result["quality"] = quality(embedder, labelled, areas, args.queries, args.transformer, args.seed,
+                                    args.transformer_tokens, args.dense_cache)
     print(save("embedding", result))
-    import json
-
     print(json.dumps(result, indent=2))
 
 
