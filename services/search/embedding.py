@@ -4,7 +4,7 @@ A transformer forward pass per paper costs about 2.7 GFLOP, too much for 214k pa
 two cores; so the transformer embedded its vocabulary once (``deploy/tools/
 build_embeddings.py``) and a text's embedding is the normalised sum of its tokens' rows,
 each row already scaled by a frequency weight (SIF-style: frequent tokens count less).
-Half the columns are the distilled model's, half are corpus-trained (LSA of the papers'
+192 columns are the distilled model's, 64 are corpus-trained (LSA of the papers'
 wordpieces): the table is still one sum per text, so the build mixes them freely.
 Runtime needs numpy and ``tokenizers`` only; the artifact (token table, int8 with a
 per-row scale, plus the model's own tokenizer) ships in ``models/``.
