@@ -17,7 +17,7 @@ from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import admin, api, caching, errors, pages
+from . import admin, api, caching, errors, metrics, pages, request_log, result_cache
 
 STATIC = Path(__file__).parent / "static"
 
@@ -32,8 +32,11 @@ def create_app(settings: Settings | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
     )
     app.json.sort_keys = False
+    request_log.configure_logging()
+    metrics.register(app)  # first: its after_request runs last and sees the final answer
+    request_log.register(app)
     es = make_client(settings, request_timeout=settings.es_timeout, max_retries=1)
-    app.extensions["paperlist.search"] = PaperSearch(es, settings.index)
+    app.extensions["paperlist.search"] = result_cache.register(app, PaperSearch(es, settings.index))
     app.extensions["paperlist.celery"] = Celery("paperlist-web", broker=settings.redis_url,
                                                 backend=settings.redis_url)
     CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True)
