@@ -31,15 +31,14 @@ import dataclasses
 import hashlib
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 import redis
+from flask import Flask, Response, g, has_request_context, request
 from redis.backoff import NoBackoff
 from redis.retry import Retry
-from flask import Flask, Response, g, has_request_context, request
 
 from services.search import generation
 from services.search.errors import SearchUnavailable
@@ -74,12 +73,14 @@ class ResultStore:
         self.ttl_ms = ttl * 1000
         self.stale_ttl = stale_ttl
         self._down_until = 0.0
+        self.failures = 0
 
     # -- availability ----------------------------------------------------------------
     def usable(self) -> bool:
         return time.monotonic() >= self._down_until
 
     def failed(self, exc: Exception) -> None:
+        self.failures += 1
         if self.usable():
             log.warning("result cache: Redis unavailable, serving uncached for %.0fs: %s", BACKOFF, exc)
         self._down_until = time.monotonic() + BACKOFF
@@ -114,9 +115,9 @@ class ResultStore:
         while time.monotonic() < deadline:
             time.sleep(POLL_SECONDS)
             pipe = self.redis.pipeline(transaction=False)
+            pipe.exists(f"{key}:lock")  # before the GET: the leader stores, then unlocks
             pipe.get(key)
-            pipe.exists(f"{key}:lock")
-            raw, locked = pipe.execute()
+            locked, raw = pipe.execute()
             if raw is not None or not locked:
                 return raw
         return None
@@ -141,8 +142,8 @@ class CachedSearch:
         self.service = service
         self.store = store
         for name in CACHED_CALLS:
-            method = getattr(type(service), name, None)
-            if callable(method):
+            method = _annotated(type(service), name)
+            if method is not None:
                 setattr(self, name, self._cached(name, method))
 
     def __getattr__(self, name: str) -> Any:
@@ -176,7 +177,10 @@ class CachedSearch:
                 raw = store.get(key)
                 if raw is None:
                     leader, raw = store.lead(key)
-                    if not leader and raw is None:
+                    if leader and raw is not None:  # the previous leader finished in between
+                        leader = False
+                        store.release(key)
+                    elif raw is None and not leader:
                         raw = store.wait(key)
             except (redis.RedisError, OSError) as exc:
                 store.failed(exc)
@@ -224,6 +228,16 @@ def _quietly(store: ResultStore, operation: Callable, *args: Any) -> Any:
 
 
 _UNDECODABLE = object()
+
+
+def _annotated(cls: type, name: str) -> Callable | None:
+    """The method as its class declares it, with the return annotation the codec follows
+    (a subclass, such as a test's counting wrapper, may override it unannotated)."""
+    for klass in cls.__mro__:
+        method = klass.__dict__.get(name)
+        if callable(method) and "return" in getattr(method, "__annotations__", {}):
+            return method
+    return None
 
 
 def _decoded(codec, raw: bytes, req: SearchRequest | None) -> Any:
