@@ -17,7 +17,7 @@ from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import admin, api, caching, errors, metrics, pages, request_log, result_cache
+from . import admin, api, caching, errors, metrics, pages, request_log, response_cache, result_cache
 
 STATIC = Path(__file__).parent / "static"
 
@@ -36,7 +36,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     metrics.register(app)  # first: its after_request runs last and sees the final answer
     request_log.register(app)
     es = make_client(settings, request_timeout=settings.es_timeout, max_retries=1)
-    app.extensions["paperlist.search"] = result_cache.register(app, PaperSearch(es, settings.index))
+    app.extensions["paperlist.search"] = cached = result_cache.register(app, PaperSearch(es, settings.index))
+    response_cache.register(app, cached)
     app.extensions["paperlist.celery"] = Celery("paperlist-web", broker=settings.redis_url,
                                                 backend=settings.redis_url)
     CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True)

@@ -124,12 +124,18 @@ class ResultStore:
 
     def store(self, key: str, stale_key: str, raw: bytes, settle_ms: int) -> None:
         pipe = self.redis.pipeline(transaction=False)
-        # Inside a generation's settling window the answer may predate the index refresh.
-        pipe.set(key, raw, px=min(settle_ms, self.ttl_ms) if settle_ms else self.ttl_ms)
+        pipe.set(key, raw, px=self.ttl_for(settle_ms))
         if self.stale_ttl:
             pipe.set(stale_key, raw, ex=self.stale_ttl)
         pipe.delete(f"{key}:lock")
         pipe.execute()
+
+    def put(self, key: str, raw: bytes, settle_ms: int) -> None:
+        self.redis.set(key, raw, px=self.ttl_for(settle_ms))
+
+    def ttl_for(self, settle_ms: int) -> int:
+        """Inside a generation's settling window an answer may predate the index refresh: keep it no longer."""
+        return min(settle_ms, self.ttl_ms) if settle_ms else self.ttl_ms
 
     def release(self, key: str) -> None:
         self.redis.delete(f"{key}:lock")
@@ -165,14 +171,14 @@ class CachedSearch:
 
     def _through_cache(self, name, bound, codec, digest, req, args, kwargs):
         store = self.store
-        state = _generation_state(store)
+        state = generation_state(store)
         if state is None:  # Redis unavailable
-            _note(BYPASS)
+            note(BYPASS)
             return _timed(name, bound, args, kwargs)
         gen, settle_ms = state
         key = store.fresh_key(gen, digest)
         leader = False
-        if not _no_cache_requested():
+        if not no_cache_requested():
             try:
                 raw = store.get(key)
                 if raw is None:
@@ -184,12 +190,12 @@ class CachedSearch:
                         raw = store.wait(key)
             except (redis.RedisError, OSError) as exc:
                 store.failed(exc)
-                _note(BYPASS)
+                note(BYPASS)
                 return _timed(name, bound, args, kwargs)
             if raw is not None:
                 value = _decoded(codec, raw, req)
                 if value is not _UNDECODABLE:
-                    _note(HIT)
+                    note(HIT)
                     return value
             outcome = MISS
         else:
@@ -200,25 +206,25 @@ class CachedSearch:
             stale = self._stale(store, key, digest, leader, codec, req)
             if stale is _UNDECODABLE:
                 raise
-            _note(STALE)
+            note(STALE)
             return stale
         except Exception:
             if leader:
-                _quietly(store, store.release, key)
+                quietly(store, store.release, key)
             raise
-        _quietly(store, store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms)
-        _note(outcome)
+        quietly(store, store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms)
+        note(outcome)
         return value
 
     @staticmethod
     def _stale(store: ResultStore, key: str, digest: str, leader: bool, codec, req) -> Any:
         if leader:
-            _quietly(store, store.release, key)
-        raw = _quietly(store, store.get, store.stale_key(digest))
+            quietly(store, store.release, key)
+        raw = quietly(store, store.get, store.stale_key(digest))
         return _UNDECODABLE if raw is None else _decoded(codec, raw, req)
 
 
-def _quietly(store: ResultStore, operation: Callable, *args: Any) -> Any:
+def quietly(store: ResultStore, operation: Callable, *args: Any) -> Any:
     """A Redis call whose failure only starts the back-off (None then)."""
     try:
         return operation(*args)
@@ -256,7 +262,7 @@ def _timed(name: str, bound: Callable, args: tuple, kwargs: dict) -> Any:
         metrics.observe_search(name, time.perf_counter() - started)
 
 
-def _generation_state(store: ResultStore) -> tuple[int, int] | None:
+def generation_state(store: ResultStore) -> tuple[int, int] | None:
     """The generation, read once per request (None while Redis is unavailable)."""
     if "paperlist_generation" not in g:
         state = None
@@ -269,11 +275,11 @@ def _generation_state(store: ResultStore) -> tuple[int, int] | None:
     return g.paperlist_generation
 
 
-def _no_cache_requested() -> bool:
+def no_cache_requested() -> bool:
     return "no-cache" in (request.headers.get("Cache-Control") or "").lower()
 
 
-def _note(state: str) -> None:
+def note(state: str) -> None:
     g.setdefault("paperlist_cache", []).append(state)
 
 
