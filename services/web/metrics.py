@@ -33,6 +33,7 @@ from . import request_log
 
 LATENCY_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 CACHE_STATES = {"hit": "hits", "miss": "misses", "stale": "stale", "bypass": "bypass"}
+METHODS = ("GET", "HEAD", "POST", "OPTIONS")  # any other method a client invents counts as "other"
 INDEXER_READ_EVERY = 5.0  # seconds between Redis reads of the indexer's figures
 
 
@@ -129,11 +130,13 @@ def register(app: Flask) -> None:
     @app.after_request
     def observe(resp: Response) -> Response:
         # Registered before the other after_request hooks, so it runs last and times them too.
+        # Labels from the URL rule and a closed set of methods: clients cannot make up series.
         route = request.url_rule.rule if request.url_rule else "unmatched"
-        metrics.requests.labels(route, request.method, str(resp.status_code)).inc()
+        method = request.method if request.method in METHODS else "other"
+        metrics.requests.labels(route, method, str(resp.status_code)).inc()
         elapsed = request_log.elapsed_seconds()
         if elapsed is not None:
-            metrics.latency.labels(route, request.method).observe(elapsed)
+            metrics.latency.labels(route, method).observe(elapsed)
         state = resp.headers.get("X-Cache")
         if state in metrics.cache:
             metrics.cache[state].inc()
