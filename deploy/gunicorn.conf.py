@@ -10,6 +10,7 @@ search load (bench/); the app's 2 s request budget bounds how long a thread is h
 """
 
 import os
+from pathlib import Path
 
 from services.settings import load_settings
 
@@ -27,7 +28,26 @@ graceful_timeout = 15
 keepalive = 20
 max_requests = 5000
 max_requests_jitter = 500
-accesslog = "-"
+accesslog = None  # the app logs one JSON line per request, with its request id (services/web/request_log.py)
 errorlog = "-"
 # nginx is the only client: trust its X-Forwarded-* (loopback locally, the compose network in Docker).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+# Prometheus metrics of all workers are summed through files in this directory
+# (prometheus-client's multiprocess mode); set before the workers import the app.
+_home = Path(os.environ.get("PAPERLIST_HOME") or Path(__file__).resolve().parent.parent)
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(_home / "run" / "prometheus"))
+
+
+def on_starting(server):
+    """A fresh start counts from zero: drop the previous run's metric files."""
+    path = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):
+        stale.unlink(missing_ok=True)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

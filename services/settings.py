@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     home: Path = Field(PROJECT_ROOT, alias="PAPERLIST_HOME")
     sample_dir: Path = Field(PROJECT_ROOT / "data" / "sample", alias="PAPERLIST_SAMPLE")
     corpus_dir: Path = Field(PROJECT_ROOT.parent / "shared" / "data" / "paperlists", alias="PAPERLIST_CORPUS")
+    # Result cache in Redis in front of Elasticsearch (see services/web/result_cache.py).
+    cache_enabled: bool = Field(True, alias="PAPERLIST_CACHE")
+    cache_ttl: int = Field(600, alias="PAPERLIST_CACHE_TTL", ge=1, le=7 * 24 * 3600)
+    cache_stale_ttl: int = Field(24 * 3600, alias="PAPERLIST_CACHE_STALE_TTL", ge=0, le=30 * 24 * 3600)
+    cache_timeout_ms: int = Field(100, alias="PAPERLIST_CACHE_TIMEOUT_MS", ge=5, le=5000)
     web_workers: int = Field(2, alias="PAPERLIST_WEB_WORKERS", ge=1, le=64)
     web_threads: int = Field(4, alias="PAPERLIST_WEB_THREADS", ge=1, le=256)
     # Where gunicorn listens when not on host:port: `paperlist up` puts it on a unix

@@ -10,6 +10,7 @@ import redis
 from elasticsearch import Elasticsearch, helpers
 
 from services.search.documents import to_document
+from services.search.generation import bump_generation
 from services.search.model import Paper
 
 from .write_journal import WriteGate, WriteJournal
@@ -68,6 +69,7 @@ def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Seq
                 result.indexed += 1
             else:
                 result.failures.append((by_id[info.get("_id")], _reason(info)))
+    bump_generation(client, alias)  # cached answers over the alias are now out of date
     blocked = next((reason for _, reason in result.failures if READ_ONLY in reason), None)
     if blocked:
         raise IndexReadOnly(blocked)
@@ -86,6 +88,7 @@ def delete_papers(es: Elasticsearch, client: redis.Redis, alias: str, ids: Seque
                                                max_retries=5, initial_backoff=1):
             info = item.get("delete", {})
             deleted += ok and info.get("result") == "deleted"
+    bump_generation(client, alias)
     return deleted
 
 

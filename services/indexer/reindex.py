@@ -28,6 +28,7 @@ from elasticsearch import Elasticsearch, helpers
 
 from services.search import indices
 from services.search.documents import from_source, to_document
+from services.search.generation import bump_generation
 from services.search.schema import serving_settings
 from services.settings import Settings
 
@@ -180,6 +181,7 @@ class Rebuild:
             self._verify(source)
             self._check(heartbeat)
             indices.swap_alias(self.es, self.alias, self.target)
+            bump_generation(self.redis, self.alias)
         finally:
             self.gate.resume()
         self.redis.srem(self.state.building_key, self.target)
@@ -363,6 +365,7 @@ def rollback(settings: Settings, es: Elasticsearch, client: redis.Redis, alias: 
             es.indices.put_settings(index=target, settings=serving_settings(settings.replicas))
             es.indices.refresh(index=target)
             indices.swap_alias(es, alias, target)
+            bump_generation(client, alias)
         finally:
             gate.resume()
         client.hset(state.retired_key, current, redis_time(client))

@@ -17,13 +17,16 @@ import redis
 
 RUN_TTL = 7 * 24 * 3600
 COUNTERS = ("read", "indexed", "unchanged", "rejected")
+# Lifetime totals over every run (finished batches only), read by the web's /metrics.
+INGEST_TOTALS_KEY = "paperlist:ingest:totals"
 
-# KEYS: run hash, done set, rejects list. ARGV: batch id, n counter pairs..., then rejects.
+# KEYS: run hash, done set, rejects list, lifetime totals. ARGV: batch id, n counter pairs..., then rejects.
 _FINISH_BATCH = """
 if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
 local n = tonumber(ARGV[2])
 for i = 0, n - 1 do
   redis.call('HINCRBY', KEYS[1], ARGV[3 + 2 * i], ARGV[4 + 2 * i])
+  redis.call('HINCRBY', KEYS[4], ARGV[3 + 2 * i], ARGV[4 + 2 * i])
 end
 for i = 3 + 2 * n, #ARGV do
   redis.call('RPUSH', KEYS[3], ARGV[i])
@@ -81,7 +84,7 @@ class IngestRun:
         """Record a batch's outcome once; False when it had already been recorded."""
         pairs = [x for name, value in counts.items() if value for x in (name, value)]
         args = [batch_id, len(pairs) // 2, *pairs, *(json.dumps(r, ensure_ascii=False) for r in rejects)]
-        return bool(self._finish(keys=[self.key, f"{self.key}:done", f"{self.key}:rejects"], args=args))
+        return bool(self._finish(keys=[self.key, f"{self.key}:done", f"{self.key}:rejects", INGEST_TOTALS_KEY], args=args))
 
     def lease(self, batch_id: str, seconds: int) -> None:
         """A worker holds the batch; an expired lease on an unfinished batch means it was lost."""

@@ -17,7 +17,8 @@ from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import admin, api, caching, errors, pages, proxy, ratelimit, security
+from . import (admin, api, caching, errors, metrics, pages, proxy, ratelimit, request_log, response_cache,
+               result_cache, security)
 
 STATIC = Path(__file__).parent / "static"
 
@@ -32,8 +33,14 @@ def create_app(settings: Settings | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
     )
     app.json.sort_keys = False
+    request_log.configure_logging()
+    metrics.register(app)  # first: its after_request runs last and sees the final answer
+    request_log.register(app)
+    proxy.register(app)
+    ratelimit.register(app)  # before the answer cache: a cached answer still counts against the client
     es = make_client(settings, request_timeout=settings.es_timeout, max_retries=1)
-    app.extensions["paperlist.search"] = PaperSearch(es, settings.index)
+    app.extensions["paperlist.search"] = cached = result_cache.register(app, PaperSearch(es, settings.index))
+    response_cache.register(app, cached)
     app.extensions["paperlist.celery"] = Celery("paperlist-web", broker=settings.redis_url,
                                                 backend=settings.redis_url)
     CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True)
@@ -43,8 +50,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     errors.register(app)
     caching.register(app)
     security.register(app)
-    ratelimit.register(app)
-    proxy.register(app)
     # What every template may use, instead of modules passed into each render_template.
     app.jinja_env.globals.update(static_url=static_url, url=pages.url_with, toggle=pages.toggle,
                                  conference_label=conferences.label, topic_label=taxonomy.label,

@@ -1,0 +1,50 @@
+"""The index generation: a Redis counter per alias that changes whenever the searchable data does.
+
+Writers bump it (an ingest batch that wrote something, an alias swap, a rollback); readers
+put it in their cache keys, so a change to the data is visible on the next request.
+The key names live here and nowhere else.
+
+A bump also opens a short *settling* window: documents written by a bulk request become
+searchable only at the index's next refresh (``refresh_interval`` 1 s, see
+:mod:`.schema`). An answer computed inside the window may miss them, so a cache keeps it
+no longer than the window lasts.
+"""
+
+from __future__ import annotations
+
+import redis
+
+SETTLE_MS = 2500  # > refresh_interval (1 s) plus a slow refresh
+
+
+def generation_key(alias: str) -> str:
+    return f"paperlist:generation:{alias}"
+
+
+def settling_key(alias: str) -> str:
+    return f"paperlist:generation:{alias}:settling"
+
+
+def bump_generation(client: redis.Redis, alias: str) -> int:
+    """Invalidate every cached answer over ``alias``; returns the new generation."""
+    pipe = client.pipeline(transaction=True)
+    pipe.incr(generation_key(alias))
+    pipe.set(settling_key(alias), b"1", px=SETTLE_MS)
+    return int(pipe.execute()[0])
+
+
+def current_generation(client: redis.Redis, alias: str) -> int:
+    return int(client.get(generation_key(alias)) or 0)
+
+
+def queue_generation_read(pipe: redis.client.Pipeline, alias: str) -> None:
+    """Add the generation and the settling time left (ms, negative when settled) to a pipeline,
+    so a reader fetches both in its one round trip (see :func:`parse_generation_read`)."""
+    pipe.get(generation_key(alias))
+    pipe.pttl(settling_key(alias))
+
+
+def parse_generation_read(replies: list) -> tuple[int, int]:
+    """``(generation, settling ms left or 0)`` from the two replies of :func:`queue_generation_read`."""
+    raw, settling = replies
+    return int(raw or 0), max(int(settling or 0), 0)

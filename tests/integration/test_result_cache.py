@@ -1,0 +1,203 @@
+"""The Redis result cache against the real Redis and Elasticsearch: freshness, faults, single flight, /metrics."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import uuid
+
+import pytest
+
+from services.indexer.reindex import Rebuild, rollback
+from services.search.generation import bump_generation, current_generation, settling_key
+from services.search.service import PaperSearch
+from services.settings import load_settings
+from services.web import result_cache
+from services.web.app import create_app
+from services.web.result_cache import CachedSearch
+
+pytestmark = pytest.mark.integration
+
+CLOSED = "127.0.0.1:1"  # nothing listens on port 1
+
+
+def _app(settings, alias: str, **overrides):
+    values = {"ES_URL": settings.es_url, "REDIS_URL": settings.redis_url, "PAPERLIST_INDEX": alias,
+              "PAPERLIST_QUEUE": settings.queue}
+    values.update(overrides)
+    app = create_app(load_settings(**values))
+    app.testing = False
+    return app
+
+
+def _search(client, q: str, **headers):
+    resp = client.get("/api/v1/search", query_string={"q": q}, headers=headers)
+    return resp, resp.get_json()
+
+
+def _papers(path, tag: str, n: int, start: int = 0):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([{"id": f"{tag}-{i}", "title": f"Quokka {tag} paper number {i}",
+                                 "author": "Ada Lovelace", "status": "Poster", "track": "main",
+                                 "abstract": "Freshness of cached answers."} for i in range(start, start + n)]))
+    return path
+
+
+def test_cached_query_sees_an_ingest_and_a_reindex_on_its_next_request(settings, ingest, es, redis_client,
+                                                                       alias, tmp_path):
+    source = _papers(tmp_path / "fresh" / "fresh2031.json", "a", 3)
+    ingest([source], alias)
+    client = _app(settings, alias).test_client()
+    first, data = _search(client, "quokka")
+    assert (first.headers["X-Cache"], data["total"]) == ("miss", 3)
+    again, data = _search(client, "quokka")
+    assert (again.headers["X-Cache"], data["total"]) == ("hit", 3)
+
+    # An ingest that writes bumps the generation: the very next request asks Elasticsearch.
+    ingest([_papers(tmp_path / "more" / "fresh2032.json", "b", 2)], alias)
+    after_ingest, data = _search(client, "quokka")
+    assert (after_ingest.headers["X-Cache"], data["total"]) == ("miss", 5)
+
+    # A rebuild from the (changed) sources swaps the alias to an index with more papers.
+    _papers(source, "a", 6)
+    generation = current_generation(redis_client, alias)
+    Rebuild(settings, es, redis_client, alias, uuid.uuid4().hex[:12]).run(from_sources=True)
+    assert current_generation(redis_client, alias) > generation
+    after_swap, data = _search(client, "quokka")
+    assert (after_swap.headers["X-Cache"], data["total"]) == ("miss", 8)
+    assert _search(client, "quokka")[1]["total"] == 8
+
+    # A rollback swaps back: the old index's five papers again, at once.
+    rollback(settings, es, redis_client, alias)
+    rolled, data = _search(client, "quokka")
+    assert (rolled.headers["X-Cache"], data["total"]) == ("miss", 5)
+
+
+def test_redis_down_serves_uncached(settings, sample_alias):
+    app = _app(settings, sample_alias, REDIS_URL=f"redis://{CLOSED}/15")
+    client = app.test_client()
+    for _ in range(2):
+        resp, data = _search(client, "learning")
+        assert resp.status_code == 200 and data["total"] > 0
+        assert resp.headers["X-Cache"] == "bypass"
+    assert app.extensions["paperlist.search"].store.failures >= 1
+    assert client.get("/search", query_string={"q": "robot"}).status_code == 200
+
+
+def test_elasticsearch_down_serves_stale_copy_else_503(settings, sample_alias, redis_client):
+    healthy = _app(settings, sample_alias).test_client()
+    q = f"learning {uuid.uuid4().hex[:6]}"  # unknown word: a query of its own
+    fresh, answer = _search(healthy, "graph neural")
+    page = healthy.get("/search", query_string={"q": "graph neural"})
+    assert fresh.status_code == 200 and page.status_code == 200
+    bump_generation(redis_client, sample_alias)  # the data changed, then Elasticsearch went away
+    redis_client.delete(settling_key(sample_alias))  # long ago: later tests' answers are kept the full TTL
+
+    broken = _app(settings, sample_alias, ES_URL=f"http://{CLOSED}").test_client()
+    stale, data = _search(broken, "graph neural")
+    assert stale.status_code == 200 and stale.headers["X-Cache"] == "stale"
+    assert stale.headers["Warning"] == '110 - "Response is stale"'
+    assert data == answer
+    stale_page = broken.get("/search", query_string={"q": "graph neural"})
+    assert stale_page.status_code == 200 and stale_page.headers["X-Cache"] == "stale"
+    assert _shown_total(stale_page) == _shown_total(page) == answer["total"]
+    uncached, data = _search(broken, q)
+    assert uncached.status_code == 503 and data["error"]["code"] == "unavailable"
+
+
+def _shown_total(page) -> int:
+    return int(re.search(r"<strong>([\d,]+)</strong> papers", page.get_data(as_text=True)).group(1).replace(",", ""))
+
+
+class CountingSearch(PaperSearch):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.calls = 0
+        self.lock = threading.Lock()
+        self.release = threading.Event()
+
+    def search(self, req):
+        with self.lock:
+            self.calls += 1
+        self.release.wait(5)  # hold the first answer back until every request has asked
+        return super().search(req)
+
+
+def test_a_burst_of_identical_misses_makes_one_elasticsearch_request(settings, sample_alias, monkeypatch):
+    monkeypatch.setattr(result_cache, "WAIT_SECONDS", 60)  # however slow this machine, nobody gives up
+    app = _app(settings, sample_alias)
+    cached = app.extensions["paperlist.search"]
+    counting = CountingSearch(cached.service.es, sample_alias)
+    app.extensions["paperlist.search"] = CachedSearch(counting, cached.store)
+    q = f"reinforcement learning {uuid.uuid4().hex[:6]}"
+    n = 20
+    barrier = threading.Barrier(n + 1)
+    answers: list = []
+
+    def ask():
+        client = app.test_client()
+        barrier.wait()
+        resp = client.get("/api/v1/search", query_string={"q": q})
+        answers.append((resp.status_code, resp.headers.get("X-Cache"), resp.get_data()))
+
+    threads = [threading.Thread(target=ask) for _ in range(n)]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    # Let the leader go once the others are waiting on its lock (or have finished: either way one call).
+    for _ in range(1000):
+        if counting.calls:
+            break
+        threading.Event().wait(0.01)
+    threading.Event().wait(0.3)
+    counting.release.set()
+    for t in threads:
+        t.join(30)
+    assert counting.calls == 1
+    assert len(answers) == n and all(status == 200 for status, _, _ in answers)
+    assert sorted(state for _, state, _ in answers) == ["hit"] * (n - 1) + ["miss"]
+    assert len({body for _, _, body in answers}) == 1
+
+
+def test_no_cache_request_header_skips_reading_but_stores(client):
+    q = f"robot {uuid.uuid4().hex[:6]}"
+    resp, _ = _search(client, q, **{"Cache-Control": "no-cache"})
+    assert resp.headers["X-Cache"] == "bypass"
+    resp, _ = _search(client, q)
+    assert resp.headers["X-Cache"] == "hit"
+
+
+def _counter(text: str, name: str) -> float:
+    match = re.search(rf"^{name} ([0-9.e+]+)$", text, re.M)
+    assert match, f"{name} missing from /metrics"
+    return float(match.group(1))
+
+
+def test_metrics_count_cache_hits_and_refuse_outside_clients(client):
+    before = _counter(client.get("/metrics").get_data(as_text=True), "paperlist_cache_hits_total")
+    q = f"vision {uuid.uuid4().hex[:6]}"
+    _search(client, q)
+    resp, _ = _search(client, q)
+    assert resp.headers["X-Cache"] == "hit"
+    text = client.get("/metrics").get_data(as_text=True)
+    assert _counter(text, "paperlist_cache_hits_total") == before + 1
+    assert re.search(r'paperlist_http_requests_total\{method="GET",route="/api/v1/search",status="200"\} ', text)
+    assert 'paperlist_search_backend_seconds_count{call="search"}' in text
+    assert "paperlist_queue_depth{" in text and "paperlist_indexer_redis_up 1.0" in text
+    outside = client.get("/metrics", environ_base={"REMOTE_ADDR": "8.8.8.8"})
+    assert outside.status_code == 403 and outside.get_json()["error"]["code"] == "forbidden"
+    assert client.get("/metrics", environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 200
+
+
+def test_request_id_passed_through_or_made(client):
+    given = client.get("/healthz", headers={"X-Request-ID": "front-42.abc"})
+    assert given.headers["X-Request-ID"] == "front-42.abc"
+    made = client.get("/healthz", headers={"X-Request-ID": "bad id <script>"})
+    assert re.fullmatch(r"[0-9a-f]{32}", made.headers["X-Request-ID"])
+
+
+def test_admin_routes_never_touch_the_cache(client):
+    resp = client.get("/api/v1/admin/reindex", headers={"Authorization": "Bearer wrong"})
+    assert resp.status_code == 401 and "X-Cache" not in resp.headers
+
