@@ -17,8 +17,20 @@ from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import (admin, api, caching, errors, metrics, pages, proxy, ratelimit, request_log, response_cache,
-               result_cache, security)
+from . import (
+    admin,
+    api,
+    caching,
+    errors,
+    metrics,
+    pages,
+    proxy,
+    ratelimit,
+    request_log,
+    response_cache,
+    result_cache,
+    security,
+)
 
 STATIC = Path(__file__).parent / "static"
 
