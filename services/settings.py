@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     admin_token: str | None = Field(None, alias="PAPERLIST_ADMIN_TOKEN")
     host: str = Field("127.0.0.1", alias="PAPERLIST_HOST")
     port: int = Field(8000, alias="PAPERLIST_PORT", ge=1, le=65535)
+    # Base of absolute URLs in answers (feeds, links), never the request's Host header.
+    public_url: str = Field("http://127.0.0.1:8000", alias="PAPERLIST_PUBLIC_URL")
 
     # Cluster shape of newly created indices (a reindex applies changes).
     shards: int = Field(1, alias="PAPERLIST_SHARDS", ge=1, le=64)

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_SUGGEST_PREFIX
+from services.search.request import SearchRequest
 from services.search.results import SearchResults
 from services.search.service import Suggestion
 
@@ -32,9 +33,7 @@ def search():
 def results_json(results: SearchResults) -> dict:
     req = results.request
     return {
-        "query": {"q": req.q, "sort": req.sort,
-                  "filters": {facet.name: list(req.selected(facet.name)) for facet in req.facets
-                              if req.selected(facet.name)}},
+        "query": {**query_json(req), "sort": req.sort},
         "total": results.total,
         "page": req.page,
         "page_size": req.page_size,
@@ -47,6 +46,11 @@ def results_json(results: SearchResults) -> dict:
         "year_range": list(results.year_span) if results.year_span else None,
         "suggestion": results.suggestion,
     }
+
+
+def query_json(req: SearchRequest) -> dict:
+    return {"q": req.q, "filters": {facet.name: list(req.selected(facet.name)) for facet in req.facets
+                                    if req.selected(facet.name)}}
 
 
 @bp.get("/papers/<paper_id>")

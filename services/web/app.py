@@ -17,7 +17,7 @@ from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import admin, api, caching, errors, pages
+from . import admin, api, caching, errors, feeds, pages, stats_api
 
 STATIC = Path(__file__).parent / "static"
 
@@ -40,6 +40,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(admin.bp)
+    app.register_blueprint(stats_api.bp)
+    app.register_blueprint(feeds.bp)
     errors.register(app)
     caching.register(app)
     # What every template may use, instead of modules passed into each render_template.
