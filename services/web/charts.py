@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 PALETTE = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#8c6d31", "#7570b3")
 OTHER = "#a0a4ab"
 ACCENT, MUTED = "#2f5bd3", "#c9cdd3"
-MAX_YEAR_LABELS = 16
+YEAR_LABEL_SPACING = 30  # least room for one year label; crowded axes label every n-th year
 LEGEND_ITEM = 92  # width of one legend entry
 ROW_LABEL_CHARS = 26
 
@@ -102,9 +102,10 @@ def _y_axis(chart: Chart, top: float, bottom: float, peak: int, fmt: Callable[[i
 
 def _year_labels(chart: Chart, years: Sequence[int], x_of: Callable[[int], float], y: float,
                  href: Callable[[int], str] | None = None) -> None:
-    every = math.ceil(len(years) / MAX_YEAR_LABELS) or 1
+    slot = (chart.right - chart.left) / max(len(years), 1)
+    every = max(1, math.ceil(YEAR_LABEL_SPACING / slot))
     for i, year in enumerate(years):
-        if i % every == 0 or i == len(years) - 1:
+        if (len(years) - 1 - i) % every == 0:  # the latest year always
             chart.texts.append(Text(x_of(i), y, str(year), href(year) if href else None,
                                     title=f"Only {year}" if href else ""))
 
