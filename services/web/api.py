@@ -6,7 +6,6 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_SUGGEST_PREFIX
-from services.search.request import SearchRequest
 from services.search.results import SearchResults
 from services.search.service import Suggestion
 
@@ -14,7 +13,7 @@ from .exports import EXPORT_FORMATS
 from .openapi import openapi_document
 from .pages import paper_or_404, search_service
 from .params import search_request
-from .serialize import hit_json, paper_json
+from .serialize import hit_json, paper_json, query_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -46,11 +45,6 @@ def results_json(results: SearchResults) -> dict:
         "year_range": list(results.year_span) if results.year_span else None,
         "suggestion": results.suggestion,
     }
-
-
-def query_json(req: SearchRequest) -> dict:
-    return {"q": req.q, "filters": {facet.name: list(req.selected(facet.name)) for facet in req.facets
-                                    if req.selected(facet.name)}}
 
 
 @bp.get("/papers/<paper_id>")

@@ -12,9 +12,9 @@ from services.search.errors import InvalidRequest
 from services.search.limits import MAX_YEAR, MIN_YEAR
 from services.search.stats import Trends, VenueYear
 
-from .api import query_json
 from .pages import search_service
 from .params import search_request
+from .serialize import query_json
 
 bp = Blueprint("stats_api", __name__, url_prefix="/api/v1")
 
