@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import url_for
 
@@ -17,6 +18,22 @@ from . import charts, pages
 TOP_TOPICS = 10  # rows of the topics-over-years grid
 
 
+class FilterLinks:
+    """Search URLs with some filters set instead, each built once: a page has thousands of marks and cells."""
+
+    def __init__(self, req: SearchRequest):
+        self.path = url_for("pages.search")
+        self.pairs = [(k, v) for k, v in req.to_params() if k != "page"]
+        self.built: dict[tuple, str] = {}
+
+    def __call__(self, **values: Any) -> str:
+        key = tuple(values.items())
+        if key not in self.built:
+            pairs = [(k, v) for k, v in self.pairs if k not in values] + [(k, str(v)) for k, v in values.items()]
+            self.built[key] = f"{self.path}?{urlencode(pairs)}"
+        return self.built[key]
+
+
 @dataclass(frozen=True)
 class TrendsView:
     trends: Trends
@@ -27,15 +44,7 @@ class TrendsView:
     bars: charts.Chart
     grid: charts.Chart
     csv_url: str
-    req: SearchRequest
-
-    def filter_url(self, **values: Any) -> str:
-        return filter_url(self.req, **values)
-
-
-def filter_url(req: SearchRequest, **values: Any) -> str:
-    """The search with these filters set instead (a chart's bar or cell, a table's number)."""
-    return pages.url_with(url_for("pages.search"), req, page=None, **{name: [str(v)] for name, v in values.items()})
+    filter_url: FilterLinks  # the search with these filters set (a bar, a cell, a table's number)
 
 
 def trends_view(req: SearchRequest, total: int) -> TrendsView | None:
@@ -53,16 +62,17 @@ def trends_view(req: SearchRequest, total: int) -> TrendsView | None:
         topic_totals[t] += n
     ordered = [c for c, _ in conference_totals.most_common()]
     topics = [t for t, _ in topic_totals.most_common(TOP_TOPICS)]
+    filter_url = FilterLinks(req)
     bars = charts.stacked_years(
         by_conference, ordered, conferences.label,
-        lambda c, y: filter_url(req, conference=c, year=y), lambda y: filter_url(req, year=y),
+        lambda c, y: filter_url(conference=c, year=y), lambda y: filter_url(year=y),
         label="Papers per year by conference")
     grid = charts.heatmap(
         {k: v for k, v in by_topic.items() if k[0] in topics}, topics, taxonomy.label,
-        lambda t, y: filter_url(req, topic=t, year=y), lambda t: filter_url(req, topic=t),
+        lambda t, y: filter_url(topic=t, year=y), lambda t: filter_url(topic=t),
         label="Topics over the years")
     csv_url = pages.url_with(url_for("stats_api.stats"), req, format="csv", page=None)
-    return TrendsView(trends, ordered, topics, by_conference, by_topic, bars, grid, csv_url, req)
+    return TrendsView(trends, ordered, topics, by_conference, by_topic, bars, grid, csv_url, filter_url)
 
 
 def venue_context(slug: str, year: int | None = None) -> dict[str, Any]:
