@@ -35,7 +35,7 @@ def bench_settings(**overrides: str) -> Settings:
 
 
 def ensure_stores(settings: Settings) -> None:
-    from services.indexer.stack import LocalStack
+    from services.ops import LocalStack
 
     stack = LocalStack(settings, log=lambda line: print(f"  {line}", file=sys.stderr))
     stack.redis.ensure(stack.log)
@@ -94,9 +94,13 @@ def ready_web(settings: Settings, url: str | None) -> str:
 
 
 def corpus_files(corpus: Path, step: int = 1) -> list[Path]:
-    files = sorted(p for p in corpus.rglob("*") if p.name.endswith((".json", ".json.gz")))
-    if not files:
-        raise SystemExit(f"no corpus files under {corpus} (set --corpus or PAPERLIST_CORPUS)")
+    """The corpus's files as the source readers see them."""
+    from services.indexer.sources import SourceError, open_sources
+
+    try:
+        files = [Path(f.location) for f in open_sources([str(corpus)])]
+    except SourceError as exc:
+        raise SystemExit(f"no corpus files under {corpus} (set --corpus or PAPERLIST_CORPUS): {exc}") from None
     return files[::step]
 
 

@@ -133,7 +133,7 @@ def one_run(args, web: str, users: int, seconds: int, mix_path: Path, work: Path
         if not ingest_path.startswith(("http://", "https://")):
             ingest_path = str(Path(ingest_path).resolve())  # the CLI runs from the repository root
         log = open(work / f"{label}-ingest.log", "w")
-        ingest = subprocess.Popen([sys.executable, "-m", "services.indexer.cli", "ingest", ingest_path],
+        ingest = subprocess.Popen([sys.executable, "-m", "services.cli", "ingest", ingest_path],
                                   cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         ingest_started = time.monotonic()
         ended: list[float] = []

@@ -13,8 +13,6 @@ Usage: python bench/topics_report.py [--corpus DIR] [--limit N] [--show SLUG] [-
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import random
 import re
 import statistics
@@ -28,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from services.indexer.sources import Rejected, open_sources  # noqa: E402
 from services.indexer.topics import derive_topics, explain, venue_prior  # noqa: E402
 from services.search.taxonomy import FALLBACK, TOPICS  # noqa: E402
 
@@ -262,17 +261,16 @@ class Record:
 
 
 def load(corpus: Path) -> Iterator[Record]:
-    for path in sorted(corpus.glob("*/*.json*")):
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf-8") as fh:
-            rows = json.load(fh)
-        for row in rows:
-            raw_kw = row.get("keywords") or ""
-            keywords = raw_kw if isinstance(raw_kw, list) else raw_kw.split(";")
-            yield Record(path.parent.name, str(row.get("title") or ""),
-                         str(row.get("abstract") or ""),
-                         [k.strip() for k in keywords if k and k.strip()],
-                         str(row.get("primary_area") or "").strip())
+    """Every record of the corpus through the source readers (folder name as conference)."""
+    for source in open_sources([str(corpus)]):
+        read = source.read()
+        for raw in read.records:
+            try:
+                row = source.reader.fields(raw.data)
+            except Rejected:
+                continue
+            yield Record(Path(read.location).parent.name, str(row["title"] or ""), row["abstract"],
+                         [k for k in row["keywords"] if k], row["primary_area"].strip())
 
 
 def _pct(part: float, whole: float) -> str:

@@ -26,8 +26,17 @@ class Settings(BaseSettings):
     admin_token: str | None = Field(None, alias="PAPERLIST_ADMIN_TOKEN")
     host: str = Field("127.0.0.1", alias="PAPERLIST_HOST")
     port: int = Field(8000, alias="PAPERLIST_PORT", ge=1, le=65535)
-    # Base of absolute URLs in answers (feeds, links), never the request's Host header.
+    # Base of every absolute URL in answers; never the request's Host header.
     public_url: str = Field("http://127.0.0.1:8000", alias="PAPERLIST_PUBLIC_URL")
+    # Proxies in front of gunicorn whose X-Forwarded-For is trusted (nginx: 1; gunicorn exposed: 0).
+    trusted_proxies: int = Field(1, alias="PAPERLIST_TRUSTED_PROXIES", ge=0, le=5)
+
+    # Rate limits per client address: a budget of cost units (a search costs 1), suggestions apart.
+    rate_limit_enabled: bool = Field(True, alias="PAPERLIST_RATE_LIMIT_ENABLED")
+    rate_limit: str = Field("300/minute", alias="PAPERLIST_RATE_LIMIT")
+    rate_limit_deep_cost: int = Field(5, alias="PAPERLIST_RATE_LIMIT_DEEP_COST", ge=1, le=10_000)
+    rate_limit_export_cost: int = Field(30, alias="PAPERLIST_RATE_LIMIT_EXPORT_COST", ge=1, le=10_000)
+    rate_limit_suggest: str = Field("600/minute", alias="PAPERLIST_RATE_LIMIT_SUGGEST")
 
     # Cluster shape of newly created indices (a reindex applies changes).
     shards: int = Field(1, alias="PAPERLIST_SHARDS", ge=1, le=64)
@@ -43,6 +52,10 @@ class Settings(BaseSettings):
     sample_dir: Path = Field(PROJECT_ROOT / "data" / "sample", alias="PAPERLIST_SAMPLE")
     corpus_dir: Path = Field(PROJECT_ROOT.parent / "shared" / "data" / "paperlists", alias="PAPERLIST_CORPUS")
     web_workers: int = Field(2, alias="PAPERLIST_WEB_WORKERS", ge=1, le=64)
+    web_threads: int = Field(4, alias="PAPERLIST_WEB_THREADS", ge=1, le=256)
+    # Where gunicorn listens when not on host:port: `paperlist up` puts it on a unix
+    # socket behind nginx (unix:/path/web.sock).
+    web_bind: str | None = Field(None, alias="PAPERLIST_WEB_BIND")
     worker_concurrency: int = Field(2, alias="PAPERLIST_WORKER_CONCURRENCY", ge=1, le=64)
 
     @field_validator("index")
@@ -50,6 +63,24 @@ class Settings(BaseSettings):
     def _index_name(cls, value: str) -> str:
         if not value or value != value.lower() or any(c in value for c in ' "*\\<|,>/?#:'):
             raise ValueError("PAPERLIST_INDEX must be a lowercase Elasticsearch name")
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")) or "?" in value or "#" in value:
+            raise ValueError("PAPERLIST_PUBLIC_URL must be an http(s) base URL such as https://papers.example.org")
+        return value.rstrip("/")
+
+    @field_validator("rate_limit", "rate_limit_suggest")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(f"'{value}' is not a rate such as 300/minute or 10/second;1000/hour") from None
         return value
 
     @cached_property

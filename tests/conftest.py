@@ -48,7 +48,7 @@ def settings() -> Settings:
 @pytest.fixture(scope="session")
 def stores(settings):
     """Elasticsearch and Redis: reused when they answer, else started and stopped at the end."""
-    from services.indexer.stack import LocalStack
+    from services.ops import LocalStack
 
     stack = LocalStack(settings, log=lambda line: print(line, file=sys.stderr))
     started_redis = stack.redis.ensure(stack.log)
@@ -176,8 +176,10 @@ def sample_alias(settings, celery_app, es, redis_client, worker, tmp_path_factor
 
 @pytest.fixture(scope="session")
 def web_settings(settings, sample_alias):
+    # Rate limits off for the shared app (tests/integration/test_web_security.py checks them).
     return _test_settings(PAPERLIST_INDEX=sample_alias, PAPERLIST_QUEUE=settings.queue,
-                          REDIS_URL=settings.redis_url, PAPERLIST_ADMIN_TOKEN="test-token")
+                          REDIS_URL=settings.redis_url, PAPERLIST_ADMIN_TOKEN="test-token",
+                          PAPERLIST_RATE_LIMIT_ENABLED="false")
 
 
 @pytest.fixture(scope="session")
@@ -210,3 +212,11 @@ def corpus_dir() -> Path | None:
     """The full shared corpus, when this checkout sits next to it."""
     path = load_settings().corpus_dir
     return path if path.is_dir() else None
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fault suite's table (tests/faults, tests/cluster), when any of them ran."""
+    helpers = sys.modules.get("faults.helpers")
+    if helpers and helpers.ROWS:
+        terminalreporter.section("fault table")
+        terminalreporter.write_line(helpers.table())

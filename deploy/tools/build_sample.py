@@ -6,19 +6,23 @@ cut from the Paper Copilot "paperlists" corpus (``<conf>/<conf><year>.json.gz``,
 array of records per conference-year) and from the product's seed front page (twenty
 NeurIPS 2026 papers), and written with the same folder layout and file names.
 
-Everything here is deterministic: no randomness, no timestamps, sorted directory
-listings, gzip members written with ``mtime=0`` and no embedded file name. Running the
-script twice gives byte-identical files (for a given zlib build).
+Everything here is deterministic: the only randomness is a ``random.Random`` seeded
+from ``--seed`` and the file name, no timestamps, sorted directory listings, gzip members
+written with ``mtime=0`` and no embedded file name. Running the script twice gives
+byte-identical files (for a given zlib build).
 
 Records are copied exactly as published (no cleaning): the indexer must cope with the
 mess. Only the choice of records is ours:
 
-* per conference, the ``--recent`` most recent years plus the ``--older`` oldest years;
-* per file, ``--per-file`` records at evenly spaced positions (every k-th record), plus a
-  few "probe" records so that each file's oddities are represented: every status and
-  track value, missing status/track keys, missing abstracts, empty titles/authors,
-  GitHub links, keywords, primary areas, awards, LaTeX/newlines in titles, and whole
-  groups of duplicated ids.
+* per conference, the ``--recent`` most recent years plus the ``--older`` oldest years of
+  the files as Paper Copilot publishes them, plus every year of the rebuilt layer (files
+  whose records carry a ``src`` provenance tag: the recent years of the big conferences);
+* per file, a stratified sample of ``--per-file`` records: each ``status`` value (a
+  missing key is a value of its own) gets its share by largest remainder, drawn at random
+  within the status, so a slice keeps its source's status mix; plus a few "probe" records
+  so that each file's oddities are represented: every status and track value, missing
+  status/track keys, missing abstracts, empty titles/authors, GitHub links, keywords,
+  primary areas, awards, LaTeX/newlines in titles, and whole groups of duplicated ids.
 
 Usage::
 
@@ -32,6 +36,7 @@ import argparse
 import gzip
 import io
 import json
+import random
 import re
 import sys
 from collections import Counter, defaultdict
@@ -119,18 +124,34 @@ PROBES: tuple[Probe, ...] = (
 )
 
 DUP_GROUPS = 2  # whole groups of records sharing an id, per file
+MISSING = "(no status)"  # how a record without a ``status`` key is counted
 
 
-def evenly_spaced(n: int, k: int) -> list[int]:
-    """``k`` indices spread over ``range(n)``: the middle of each of ``k`` equal strides."""
-    if n <= k:
-        return list(range(n))
-    return sorted({int((i + 0.5) * n / k) for i in range(k)})
+def status_of(rec: Record) -> str:
+    return str(rec["status"]) if "status" in rec else MISSING
 
 
-def select(records: list[Record], per_file: int) -> tuple[list[int], Counter]:
+def stratified(records: list[Record], k: int, rng: random.Random) -> list[int]:
+    """``k`` indices, each status getting its largest-remainder share, random within it."""
+    if len(records) <= k:
+        return list(range(len(records)))
+    strata: dict[str, list[int]] = defaultdict(list)
+    for i, rec in enumerate(records):
+        strata[status_of(rec)].append(i)
+    exact = {s: k * len(idx) / len(records) for s, idx in strata.items()}
+    quota = {s: int(q) for s, q in exact.items()}
+    by_remainder = sorted(strata, key=lambda s: (-(exact[s] - quota[s]), -len(strata[s]), s))
+    for s in by_remainder[: k - sum(quota.values())]:
+        quota[s] += 1
+    chosen: list[int] = []
+    for s in sorted(strata):
+        chosen += rng.sample(strata[s], quota[s])
+    return sorted(chosen)
+
+
+def select(records: list[Record], per_file: int, rng: random.Random) -> tuple[list[int], Counter]:
     """Indices (in file order) of the records to keep, and why extra ones were added."""
-    chosen = set(evenly_spaced(len(records), per_file))
+    chosen = set(stratified(records, per_file, rng))
     reasons: Counter = Counter()
 
     def ensure(name: str, match: Callable[[Record], bool], want: int) -> None:
@@ -254,9 +275,19 @@ class FileOut:
     records: int
     source_records: int
     extras: Counter = field(default_factory=Counter)
+    statuses: Counter = field(default_factory=Counter)  # in the slice
+    source_statuses: Counter = field(default_factory=Counter)
+    abstracts: int = 0  # records of the slice with a non-blank abstract
+    rebuilt: bool = False  # from the rebuilt layer (records carry ``src``)
 
 
-def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int) -> list[FileOut]:
+def is_rebuilt(records: list[Record]) -> bool:
+    """The rebuilt recent years of the big conferences tag every record with ``src``."""
+    return any("src" in r for r in records)
+
+
+def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int,
+          seed: int) -> list[FileOut]:
     if not corpus.is_dir():
         raise SystemExit(f"corpus not found: {corpus}")
     outs: list[FileOut] = []
@@ -272,10 +303,13 @@ def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int)
         if not files:
             print(f"warning: {conf_dir.name}: no <conf><year>.json.gz files", file=sys.stderr)
             continue
-        for year in pick_years(list(files), recent, older):
-            path = files[year]
-            records = load_records(path)
-            idx, extras = select(records, per_file)
+        loaded = {year: load_records(path) for year, path in files.items()}
+        rebuilt = {year for year, records in loaded.items() if is_rebuilt(records)}
+        published = [year for year in loaded if year not in rebuilt]
+        for year in sorted(set(pick_years(published, recent, older)) | rebuilt):
+            path, records = files[year], loaded[year]
+            rng = random.Random(f"{seed}:{path.name}")
+            idx, extras = select(records, per_file, rng)
             sliced = [records[i] for i in idx]
             outs.append(
                 FileOut(
@@ -286,6 +320,10 @@ def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int)
                     records=len(sliced),
                     source_records=len(records),
                     extras=extras,
+                    statuses=Counter(status_of(r) for r in sliced),
+                    source_statuses=Counter(status_of(r) for r in records),
+                    abstracts=sum(1 for r in sliced if not blank(r.get("abstract"))),
+                    rebuilt=year in rebuilt,
                 )
             )
 
@@ -298,6 +336,9 @@ def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int)
             data=dump_json(papers),
             records=len(papers),
             source_records=len(papers),
+            statuses=Counter(status_of(r) for r in papers),
+            source_statuses=Counter(status_of(r) for r in papers),
+            abstracts=sum(1 for r in papers if not blank(r.get("abstract"))),
         )
     )
     return outs
@@ -331,6 +372,22 @@ def fmt_table(rows: list[tuple[str, str, int, int]], markdown: bool) -> str:
     return "\n".join(lines)
 
 
+def fmt_statuses(o: FileOut) -> str:
+    """``Poster 16/3113, Reject 25/4959``: slice/source count per status, commonest first."""
+    order = sorted(o.source_statuses, key=lambda st: (-o.source_statuses[st], st))
+    return ", ".join(f"{st.replace('|', '/')} {o.statuses[st]}/{o.source_statuses[st]}" for st in order)
+
+
+def fmt_files(outs: list[FileOut]) -> str:
+    lines = ["| file | layer | records | of source | with abstract | status: slice/source |",
+             "|---|---|---:|---:|---:|---|"]
+    for o in sorted(outs, key=lambda o: o.rel):
+        layer = "rebuilt" if o.rebuilt else ("seed" if not o.rel.endswith(".gz") else "published")
+        lines.append(f"| {o.rel} | {layer} | {o.records} | {o.source_records} | {o.abstracts} "
+                     f"| {fmt_statuses(o)} |")
+    return "\n".join(lines)
+
+
 README = """\
 # Sample corpus
 
@@ -347,7 +404,7 @@ search something without the full corpus. **Generated — do not edit by hand**;
   [Paper Copilot paperlists](https://github.com/papercopilot/paperlists) corpus
   ("paperlists" format: one JSON array of records per conference-year; list-valued fields
   are `;`-joined strings; many empty strings). Same folder layout and file names as the
-  source (the folder `nips` is NeurIPS, 1987–2018 in the corpus). The year comes from the
+  source (the folder `nips` is NeurIPS, 1987–2025 in the corpus). The year comes from the
   file name only; records carry no year field. Records are **not cleaned**: odd statuses,
   missing abstracts, comma-separated or doubled author lists, duplicated ids and the like
   are kept on purpose, since the indexer has to cope with them.
@@ -364,10 +421,17 @@ search something without the full corpus. **Generated — do not edit by hand**;
 ## How it was sliced
 
 * Every conference folder of the corpus ({n_confs} folders) is represented.
-* Per conference: the {recent} most recent years plus the oldest {older} other year(s)
-  (all years when a conference has fewer files).
-* Per file: {per_file} records at evenly spaced positions (record `int((i + 0.5) * n / {per_file})`
-  for `i` in `0..{per_file_1}`; all records when the file is smaller), plus a few "probe"
+* Per conference: of the files as Paper Copilot publishes them, the {recent} most recent
+  years plus the oldest {older} other year(s) (all years when a conference has fewer
+  files); plus every year of the rebuilt layer (records tagged with `src`: ICLR 2019–2026,
+  NeurIPS 2019–2025 in `nips/`, ICML/CVPR 2020–2025, ICCV, ECCV 2024, AAAI, ACL 2023–2025,
+  EMNLP, NAACL 2025, COLING 2024, ICRA/IROS 2024), with or without abstracts as the
+  source has them.
+* Per file: a stratified sample of {per_file} records (all records when the file is
+  smaller): each `status` value (a missing key counts as `{missing}`) gets its share of
+  the {per_file} by largest remainder, drawn with `random.Random("{seed}:<file name>")`
+  within the status, so a slice keeps its source's status mix (accepted, rejected,
+  withdrawn, oral/spotlight/poster...). Then a few "probe"
   records, picked first-in-file-order, so each file's oddities are present: at least two
   records of every `status` and `track` value (and of records missing those keys), missing
   abstracts, blank titles/authors, GitHub links, `keywords`, `primary_area`, awards,
@@ -381,6 +445,14 @@ search something without the full corpus. **Generated — do not edit by hand**;
 {table}
 
 Total: {total_records} records in {n_files} files, {total_bytes} bytes.
+
+## Per conference-year
+
+Records in each file, the records of its source file, how many of the slice have an
+abstract, and per `status` the count in the slice / in the source (commonest first; a
+`|` in a status is shown as `/`). Probes may add a rare status beyond its share.
+
+{files}
 """
 
 
@@ -391,9 +463,11 @@ def render_readme(outs: list[FileOut], args: argparse.Namespace) -> bytes:
         recent=args.recent,
         older=args.older,
         per_file=args.per_file,
-        per_file_1=args.per_file - 1,
+        seed=args.seed,
+        missing=MISSING,
         dup_groups=DUP_GROUPS,
         table=fmt_table(rows, markdown=True),
+        files=fmt_files(outs),
         total_records=sum(o.records for o in outs),
         n_files=len(outs),
         total_bytes=sum(len(o.data) for o in outs),
@@ -411,14 +485,16 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"seed front page text (default: {DEFAULT_SEED_PAGE}, relative to the repo)")
     ap.add_argument("--recent", type=int, default=3, help="most recent years per conference (default 3)")
     ap.add_argument("--older", type=int, default=1, help="oldest other years per conference (default 1)")
-    ap.add_argument("--per-file", type=int, default=60, help="evenly spaced records per file (default 60)")
+    ap.add_argument("--per-file", type=int, default=60,
+                    help="stratified records per file, before probes (default 60)")
+    ap.add_argument("--seed", type=int, default=11, help="random seed of the sampling (default 11)")
     ap.add_argument("--check", action="store_true",
                     help="do not write; exit 1 if the files on disk differ from a fresh build")
     ap.add_argument("-v", "--verbose", action="store_true", help="list files and probe additions")
     args = ap.parse_args(argv)
 
     corpus, out, seed_page = resolve(args.corpus), resolve(args.out), resolve(args.seed_page)
-    outs = build(corpus, seed_page, args.recent, args.older, args.per_file)
+    outs = build(corpus, seed_page, args.recent, args.older, args.per_file, args.seed)
     readme = render_readme(outs, args)
     planned = {o.rel: o.data for o in outs}
     planned["README.md"] = readme

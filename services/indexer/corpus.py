@@ -1,7 +1,7 @@
-"""Distinct normalised papers of a set of sources, read in-process.
+"""Distinct normalised papers of a set of sources, read in-process through the source readers.
 
-For a rebuild from sources and for offline checks; ``paperlist ingest`` reads the same
-way but hands the normalising to the workers.
+For a rebuild from sources, benchmarks and offline checks; ``paperlist ingest`` reads the
+same way but hands the normalising to the workers.
 """
 
 from __future__ import annotations
@@ -10,35 +10,35 @@ from collections.abc import Iterable, Iterator
 
 from services.search.model import Paper
 
-from .normalise import Rejected, identity, normalise, origin_from_path
-from .sources import load
+from .normalise import Rejected, identity, normalise
+from .sources import open_sources
 
 
 class CorpusReader:
-    """Iterate the papers of ``locations``: first occurrence of an id wins, rejects skipped.
+    """Iterate the papers of ``sources`` (files, folders, URLs): first occurrence of an id wins.
 
     ``read`` and ``rejected`` count what the iteration met, duplicates among the rejected.
     """
 
-    def __init__(self, locations: Iterable[str]):
-        self.locations = list(locations)
+    def __init__(self, sources: Iterable[str]):
+        self.locations = list(sources)
         self.read = 0
         self.rejected = 0
 
     def __iter__(self) -> Iterator[Paper]:
         seen: set[str] = set()
-        for location in self.locations:
-            loaded = load(location)
-            self.read += sum(1 for position, _ in loaded.errors if position is not None)
-            self.rejected += sum(1 for position, _ in loaded.errors if position is not None)
-            for position, record in loaded.records:
+        for source_file in open_sources(self.locations):
+            read = source_file.read()
+            bad = sum(1 for position, _ in read.errors if position is not None)
+            self.read += bad
+            self.rejected += bad
+            for raw in read.records:
                 self.read += 1
-                origin = origin_from_path(location, position)
                 try:
-                    paper_id = identity(record, origin)[0]
+                    paper_id = identity(raw.data, raw.origin)[0]
                     if paper_id in seen:
                         raise Rejected("duplicate")
-                    paper = normalise(record, origin)
+                    paper = normalise(raw.data, raw.origin)
                 except Rejected:
                     self.rejected += 1
                     continue

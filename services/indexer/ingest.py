@@ -2,7 +2,9 @@
 
 The reader only parses JSON and computes each record's paper id (to drop duplicates
 within a run); normalisation and indexing happen in the workers. Batches whose worker
-died are sent again: a batch is idempotent (same ids, counts recorded once).
+died are sent again: a batch is idempotent (same ids, counts recorded once). A batch
+is sent at most :data:`MAX_SENDS` times; then its records are rejected with the reason
+and the run reports it, rather than retrying for hours.
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from elasticsearch import Elasticsearch
 from services.search import indices
 from services.settings import Settings
 
-from .normalise import Rejected, identity, origin_from_path
-from .registry import SourceRegistry
-from .runs import IngestRun, RunCounts
-from .sources import LoadedSource, SourceError, expand, load
-from .tasks import reject_entry
+from .bulk_writer import IndexReadOnly
+from .ingested_sources import SourceRegistry
+from .normalise import Rejected, identity
+from .runs import IngestRun, RunCounts, reject_entry
+from .sources import Origin, SourceError, SourceFile, SourceRead, open_sources, reader_named
 
 
 class IngestError(RuntimeError):
@@ -42,6 +44,9 @@ class Summary:
     unchanged: int = 0
     rejected: int = 0
     pruned: int | None = None
+    pruned_scope: list[tuple[str, int]] = field(default_factory=list)
+    resent: int = 0
+    abandoned_batches: int = 0
     rejects_path: Path | None = None
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -50,12 +55,15 @@ class Summary:
 @dataclass
 class _Batch:
     batch_id: str
-    refs: list[tuple[str, list[int]]]  # (source, positions): enough to read it again
+    refs: list[tuple[dict, list[int]]]  # (origin hints, positions): enough to read it again
     records: int
+    sends: int = 0
 
 
 ProgressFn = Callable[[RunCounts, int, bool], None]
 MAX_IN_FLIGHT = 8
+MAX_SENDS = 3  # first send and two re-sends; a batch lost or failing more often is given up
+WORKER_PING_TIMEOUT = 2.0
 
 
 class Ingest:
@@ -79,13 +87,16 @@ class Ingest:
         self.run_id = uuid.uuid4().hex[:12]
         self.run = IngestRun(client, self.run_id)
         self._batches: dict[str, _Batch] = {}
-        self._segments: dict[str, list] = {}
+        self._segments: dict[str, tuple[dict, list]] = {}
         self._pending = 0
         self._seen: dict[str, str] = {}
         self._conference_years: set[tuple[str, int]] = set()
         self._per_source: dict[str, int] = {}
         self._progress: ProgressFn | None = None
         self._problems: list[str] = []
+        self._resent = 0
+        self._abandoned = 0
+        self._empty_files: list[tuple[str, int]] = []
         self._reading_done = False
         self._last_done, self._last_change, self._last_progress = -1, time.monotonic(), 0.0
 
@@ -95,22 +106,23 @@ class Ingest:
         started = time.monotonic()
         summary = Summary(self.run_id)
         self._progress = progress
+        self._require_worker()
         ensure_index(self.settings, self.es, self.redis, self.alias)
         self.run.start(self.alias, sources)
-        locations = []
+        files: list[SourceFile] = []
         for source in sources:  # one by one: a missing path must not hide the others
             try:
-                locations.extend(expand([source]))
+                files.extend(open_sources([source]))
             except SourceError as exc:
                 summary.problems.append(str(exc))
-        for location in locations:
+        for source_file in files:
             summary.files += 1
             try:
-                loaded = load(location)
+                read = source_file.read()
             except SourceError as exc:
                 summary.problems.append(str(exc))
                 continue
-            self._read(loaded)
+            self._read(read)
         self._flush()
         self._reading_done = True
         self._wait()
@@ -118,7 +130,11 @@ class Ingest:
         counts = self.run.counts()
         summary.read, summary.indexed, summary.unchanged, summary.rejected = (
             counts.read, counts.indexed, counts.unchanged, counts.rejected)
+        summary.resent, summary.abandoned_batches = self._resent, self._abandoned
+        if self.prune:
+            self._conference_years.update(self._empty_files)
         if self.prune and self._conference_years:
+            summary.pruned_scope = sorted(self._conference_years)
             summary.pruned = self._prune()
         if counts.rejected:
             summary.rejects_path = self._write_rejects()
@@ -126,34 +142,39 @@ class Ingest:
         summary.seconds = time.monotonic() - started
         return summary
 
-    def _read(self, loaded: LoadedSource) -> None:
+    def _read(self, read: SourceRead) -> None:
         rejects = []
-        for position, reason in loaded.errors:
+        location = read.location
+        for position, reason in read.errors:
             if position is None:  # about the file, not a record
-                self._problems.append(f"{loaded.location}: {reason}")
+                self._problems.append(f"{location}: {reason}")
             else:
-                rejects.append(reject_entry(loaded.location, position, reason))
-        self._per_source[loaded.location] = len(loaded.records) + len(rejects)
-        for position, record in loaded.records:
+                rejects.append(reject_entry(location, position, reason))
+        self._per_source[location] = len(read.records) + len(rejects)
+        if not read.records and not read.errors and read.origin.conference and read.origin.year:
+            # A valid empty file withdraws its conference-year (with --prune).
+            self._empty_files.append((read.origin.conference, read.origin.year))
+        for raw in read.records:
             try:
-                paper_id, conference, year = identity(record, origin_from_path(loaded.location, position))
+                paper_id, conference, year = identity(raw.data, raw.origin)
             except Rejected as exc:
-                rejects.append(reject_entry(loaded.location, position, str(exc), record))
+                rejects.append(reject_entry(location, raw.position, str(exc), raw.data))
                 continue
             first = self._seen.get(paper_id)
             if first:
-                rejects.append(reject_entry(loaded.location, position,
-                                            f"duplicate of {first} (same paper id {paper_id})", record))
+                rejects.append(reject_entry(location, raw.position,
+                                            f"duplicate of {first} (same paper id {paper_id})", raw.data))
                 continue
-            self._seen[paper_id] = f"{loaded.location}#{position}"
+            self._seen[paper_id] = f"{location}#{raw.position}"
             self._conference_years.add((conference, year))
-            self._add(loaded.location, position, record)
+            self._add(raw.origin, raw.data)
         if rejects:
             self.redis.rpush(f"{self.run.key}:rejects", *(json.dumps(r, ensure_ascii=False) for r in rejects))
-        self.run.add(read=self._per_source[loaded.location], rejected=len(rejects))
+        self.run.add(read=self._per_source[location], rejected=len(rejects))
 
-    def _add(self, source: str, position: int, record: object) -> None:
-        self._segments.setdefault(source, []).append([position, record])
+    def _add(self, origin: Origin, data: object) -> None:
+        hints, records = self._segments.setdefault(origin.source, (origin.hints(), []))
+        records.append([origin.position, data])
         self._pending += 1
         if self._pending >= self.batch_size:
             self._flush()
@@ -161,9 +182,9 @@ class Ingest:
     def _flush(self) -> None:
         if not self._pending:
             return
-        segments = [{"source": s, "records": r} for s, r in self._segments.items()]
+        segments = [{"source": s, "origin": hints, "records": r} for s, (hints, r) in self._segments.items()]
         batch = _Batch(f"b{len(self._batches):05d}",
-                       [(s, [pos for pos, _ in r]) for s, r in self._segments.items()], self._pending)
+                       [(hints, [pos for pos, _ in r]) for hints, r in self._segments.values()], self._pending)
         self._batches[batch.batch_id] = batch
         self.run.add(batches=1)
         self._send(batch, segments)
@@ -176,14 +197,17 @@ class Ingest:
     def _send(self, batch: _Batch, segments: list | None = None) -> None:
         if segments is None:
             segments = self._reread(batch)
+        batch.sends += 1
         self.celery.send_task("paperlist.ingest_batch", args=[self.run_id, self.alias, batch.batch_id, segments],
                               queue=self.settings.queue)
 
     def _reread(self, batch: _Batch) -> list[dict]:
         segments = []
-        for source, positions in batch.refs:
-            records = dict(load(source).records)
-            segments.append({"source": source, "records": [[p, records[p]] for p in positions if p in records]})
+        for hints, positions in batch.refs:
+            read = reader_named(hints["format"]).read(hints["source"])
+            records = {raw.position: raw.data for raw in read.records}
+            segments.append({"source": hints["source"], "origin": hints,
+                             "records": [[p, records[p]] for p in positions if p in records]})
         return segments
 
     def _wait(self) -> None:
@@ -196,6 +220,9 @@ class Ingest:
     def _poll(self) -> set[str]:
         """Finished batches; on a stall, find out why and re-send what a dead worker lost."""
         done = self.run.done_batches()
+        failed = self.run.failed_batches()
+        if failed:
+            self._retry(failed, done)
         now = time.monotonic()
         if len(done) != self._last_done:
             self._last_done, self._last_change = len(done), now
@@ -212,27 +239,60 @@ class Ingest:
         """Batches neither finished nor held by a worker were lost with a killed worker."""
         if self.redis.llen(self.settings.queue):
             return  # still queued: slow, not lost
-        for batch_id, batch in self._batches.items():
-            if batch_id not in done and not self.run.leased(batch_id):
+        lost = {b: "the worker holding it stopped" for b in self._batches
+                if b not in done and not self.run.leased(b)}
+        self._retry(lost, done)
+
+    def _retry(self, failed: dict[str, str], done: set[str]) -> None:
+        """Send failed or lost batches again, up to :data:`MAX_SENDS`; then reject their records."""
+        for batch_id, reason in failed.items():
+            if reason.startswith(f"{IndexReadOnly.__name__}:"):
+                raise IngestError(f"Elasticsearch refuses writes to {self.settings.index} ({reason[:300]}); "
+                                  "free disk space or lift the index block, then run the ingest again: "
+                                  "papers already written are kept and unchanged ones are skipped")
+            batch = self._batches.get(batch_id)
+            self.run.clear_failure(batch_id)
+            if batch is None or batch_id in done:
+                continue
+            if batch.sends < MAX_SENDS:
+                self._resent += 1
                 self._send(batch)
+            else:
+                self._give_up(batch, reason)
+
+    def _give_up(self, batch: _Batch, reason: str) -> None:
+        why = f"batch {batch.batch_id} given up after {batch.sends} attempts: {reason}"[:500]
+        rejects = [reject_entry(seg["source"], pos, why, record)
+                   for seg in self._reread(batch) for pos, record in seg["records"]]
+        self.run.finish_batch(batch.batch_id, {"rejected": len(rejects)}, rejects)
+        self._abandoned += 1
+        self._problems.append(f"{why} ({len(rejects)} records rejected)")
 
     def _read_total(self) -> int:
         return sum(self._per_source.values())
 
+    def _require_worker(self) -> None:
+        """Before anything is sent: fail fast, not after the stall timeout, when no worker runs."""
+        if not self._worker_consumes(WORKER_PING_TIMEOUT):
+            raise IngestError(self._no_worker_message())
+
+    def _worker_consumes(self, timeout: float) -> bool:
+        try:
+            replies = self.celery.control.inspect(timeout=timeout).active_queues() or {}
+        except (OSError, redis.RedisError) as exc:
+            raise IngestError(f"Redis at {self.settings.redis_url} is not reachable: {exc}") from None
+        return any(q.get("name") == self.settings.queue for queues in replies.values() for q in queues)
+
+    def _no_worker_message(self) -> str:
+        return (f"no Celery worker consumes the '{self.settings.queue}' queue; start one with `paperlist up` "
+                f"or `celery -A services.indexer.worker worker -Q {self.settings.queue}`")
+
     def _check_worker(self) -> None:
         """A worker must consume our queue; wait a while for one that is (re)starting."""
         deadline = time.monotonic() + self.worker_wait
-        while True:
-            try:
-                replies = self.celery.control.inspect(timeout=2).active_queues() or {}
-            except (OSError, redis.RedisError) as exc:
-                raise IngestError(f"Redis at {self.settings.redis_url} is not reachable: {exc}") from None
-            if any(q.get("name") == self.settings.queue for queues in replies.values() for q in queues):
-                return
+        while not self._worker_consumes(2):
             if time.monotonic() > deadline:
-                raise IngestError(f"no Celery worker consumes the '{self.settings.queue}' queue; start one "
-                                  "with `paperlist up` or `celery -A services.indexer.worker worker "
-                                  f"-Q {self.settings.queue}`")
+                raise IngestError(self._no_worker_message())
             time.sleep(2)
 
     def _prune(self) -> int:

@@ -1,11 +1,9 @@
-"""Outbound links from the many source fields that hold them, made absolute and safe."""
+"""Outbound links made absolute and safe, whatever field of whatever source held them."""
 
 from __future__ import annotations
 
 import re
 from urllib.parse import urlsplit
-
-from services.search.model import Links
 
 _ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)")
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
@@ -50,21 +48,3 @@ def doi_url(value: object) -> str:
         return ""
     match = _DOI.search(value)
     return f"https://doi.org/{match.group(0).rstrip('.')}" if match else safe_url(value)
-
-
-def extract_links(record: dict) -> Links:
-    site = safe_url(record.get("site")) or safe_url(record.get("url_paper")) or safe_url(record.get("oa"))
-    openreview = safe_url(record.get("openreview"))
-    if not openreview and "openreview.net" in site:
-        openreview = site
-    supp_field = record.get("supp") or record.get("supplementary_material")
-    return Links(
-        pdf=safe_url(record.get("pdf"), base="https://openreview.net"),
-        site=site,
-        openreview=openreview,
-        code=safe_url(record.get("github")) or safe_url(record.get("code")),
-        project=safe_url(record.get("project")),
-        arxiv=arxiv_url(record.get("arxiv")),
-        doi=doi_url(record.get("doi")),
-        supplementary=safe_url(supp_field, base="https://openreview.net"),
-    )

@@ -5,7 +5,7 @@
 2. Copy every paper from the live index (scroll snapshot; documents rebuilt through the
    current code, so new derived fields appear) or, with ``from_sources``, normalise every
    recorded source again.
-3. Replay the ids writers journaled since the copy began (see :mod:`.writes`).
+3. Replay the ids writers journaled since the copy began (see :mod:`.write_journal`).
 4. Restore replicas and refresh, then pause writers for a moment, replay the last ids,
    check counts and a sample of documents, and swap the alias in one ``_aliases`` call.
 5. Keep the two previous indices for ``--rollback``; delete older ones.
@@ -33,8 +33,11 @@ from services.settings import Settings
 
 from .corpus import CorpusReader
 from .ingested_sources import SourceRegistry
+from .reindex_state import ReindexError, ReindexState
 from .sources import SourceError
-from .writes import WriteGate, WriteJournal, redis_time
+from .write_journal import WriteGate, WriteJournal, redis_time
+
+__all__ = ["Outcome", "Rebuild", "ReindexError", "ReindexState", "rebuilt", "replay", "request_reindex", "rollback"]
 
 log = logging.getLogger(__name__)
 
@@ -48,46 +51,9 @@ COPY_CHUNK = 1000
 KEEP_PREVIOUS = 2
 SAMPLE_SIZE = 200
 PAUSE_SECONDS = 120
-
-
-class ReindexError(RuntimeError):
-    """The rebuild cannot start or was abandoned; the alias is untouched."""
-
-
-class ReindexState:
-    """Progress of the current or last rebuild of an alias, in one Redis hash."""
-
-    def __init__(self, client: redis.Redis, alias: str):
-        self.redis = client
-        self.key = f"paperlist:reindex:{alias}"
-        self.lock_key = f"paperlist:lock:reindex:{alias}"
-        self.building_key = f"paperlist:reindex:{alias}:building"
-        self.retired_key = f"paperlist:reindex:{alias}:retired"
-
-    def load(self) -> dict:
-        raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key).items()}
-        for name in ("copied", "total", "replayed"):
-            if name in raw:
-                raw[name] = int(raw[name])
-        if raw and raw.get("phase") not in ("done", "failed", "refused", "rolled back") \
-                and not self.redis.exists(self.lock_key) and raw.get("phase") != "queued":
-            raw["message"] = "abandoned: the worker stopped (lock expired); run `paperlist reindex` again"
-            raw["phase"] = "abandoned"
-        return raw
-
-    def save(self, **fields: object) -> None:
-        fields["updated"] = time.time()
-        self.redis.hset(self.key, mapping={k: str(v) for k, v in fields.items()})
-
-    def reset(self, run_id: str, **fields: object) -> None:
-        pipe = self.redis.pipeline()
-        pipe.delete(self.key)
-        pipe.hset(self.key, mapping={"run_id": run_id, "started": time.time(), "updated": time.time(),
-                                     **{k: str(v) for k, v in fields.items()}})
-        pipe.execute()
-
-    def locked(self) -> bool:
-        return bool(self.redis.exists(self.lock_key))
+# A request holds the lock (token = its run id) until its task takes it over; a message
+# not picked up by then expires, so a request never starts hours late.
+REQUEST_TTL = 600
 
 
 @dataclass
@@ -143,8 +109,12 @@ class Rebuild:
         current = self.state.load()
         if current.get("run_id") not in (None, self.run_id):
             raise ReindexError(f"run {self.run_id} was superseded by run {current.get('run_id')}")
+        if current.get("run_id") == self.run_id and current.get("phase") != "queued":
+            # A redelivered message of a run that already started (and died): never resume it.
+            raise ReindexError(f"run {self.run_id} already started once ({current.get('phase')}); "
+                               "stale message dropped — request a new reindex")
         lock = self.redis.lock(self.state.lock_key, timeout=LOCK_TTL, blocking=False, thread_local=False)
-        if not lock.acquire(token=self.run_id):
+        if not _take_lock(lock, self.run_id):
             raise ReindexError("a reindex is already running for this alias")
         started = time.monotonic()
         try:
@@ -305,34 +275,66 @@ class Rebuild:
                 log.warning("could not delete %s; the next reindex will", self.target)
 
 
+def _take_lock(lock, run_id: str) -> bool:
+    """Take over the lock our request holds (token = run id), or acquire a free one."""
+    lock.local.token = run_id.encode()
+    try:
+        if lock.reacquire():
+            return True
+    except redis.exceptions.LockError:
+        pass  # not ours (expired, or another run's)
+    return lock.acquire(token=run_id)
+
+
 def rebuilt(stored: dict) -> dict:
     """A stored document passed through the current code, so new derived fields appear."""
     return to_document(from_source(stored), run=stored.get("ingest_run", ""), indexed_at=stored.get("indexed_at"))
 
 
 def replay(es: Elasticsearch, source: str, target: str, ids: list[str]) -> int:
-    """Make ``target`` agree with ``source`` for these ids: copied when present, deleted when gone."""
+    """Make ``target`` agree with ``source`` for these ids: copied when present, deleted when gone.
+
+    A write the target refuses would silently diverge the copy: it raises
+    :class:`ReindexError` (the rebuild is abandoned, the alias left alone).
+    """
     for start in range(0, len(ids), COPY_CHUNK):
         found = es.mget(index=source, ids=ids[start:start + COPY_CHUNK])["docs"]
         actions = [{"_index": target, "_id": doc["_id"], "_source": rebuilt(doc["_source"])} if doc.get("found")
                    else {"_op_type": "delete", "_index": target, "_id": doc["_id"]} for doc in found]
-        helpers.bulk(es, actions, raise_on_error=False, max_retries=5, initial_backoff=1)
+        failed = [item for ok, item in helpers.streaming_bulk(
+            es, actions, raise_on_error=False, max_retries=5, initial_backoff=1) if not ok and not _gone(item)]
+        if failed:
+            op, info = next(iter(failed[0].items()))
+            raise ReindexError(f"replay failed for {len(failed)} document(s), e.g. {op} {info.get('_id')}: "
+                               f"{info.get('error')}"[:500])
     return len(ids)
+
+
+def _gone(item: dict) -> bool:
+    """Deleting a document the target never had is the wanted outcome, not a failure."""
+    info = item.get("delete")
+    return info is not None and info.get("status") == 404
 
 
 def request_reindex(client: redis.Redis, celery, settings: Settings, alias: str,
                     from_sources: bool = False) -> tuple[str, str]:
     """Enqueue a rebuild unless one runs; returns ``(run_id, task_id)``."""
     state = ReindexState(client, alias)
-    if state.locked():
+    run_id = uuid.uuid4().hex[:12]
+    # SET NX: of two concurrent requests exactly one gets the lock (no check-then-set).
+    if not client.set(state.lock_key, run_id, nx=True, ex=REQUEST_TTL):
         current = state.load()
         raise ReindexError(f"a reindex is already running (run {current.get('run_id')}, "
                            f"phase {current.get('phase')}); wait for it or check `paperlist status`")
-    run_id = uuid.uuid4().hex[:12]
-    state.reset(run_id, phase="queued", from_sources=from_sources)
-    result = celery.send_task("paperlist.reindex", kwargs={"alias": alias, "run_id": run_id,
-                                                           "from_sources": from_sources},
-                              queue=settings.queue)
+    try:
+        state.reset(run_id, phase="queued", from_sources=from_sources)
+        result = celery.send_task("paperlist.reindex", kwargs={"alias": alias, "run_id": run_id,
+                                                               "from_sources": from_sources},
+                                  queue=settings.queue, expires=REQUEST_TTL)
+    except BaseException:
+        if client.get(state.lock_key) == run_id.encode():
+            client.delete(state.lock_key)
+        raise
     state.save(task_id=result.id)
     return run_id, result.id
 

@@ -7,8 +7,10 @@ re-sent): its counts are added once, atomically with marking it done, by a Lua s
 from __future__ import annotations
 
 import json
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import redis
@@ -31,6 +33,13 @@ redis.call('EXPIRE', KEYS[2], %d)
 redis.call('EXPIRE', KEYS[3], %d)
 return 1
 """ % (RUN_TTL, RUN_TTL, RUN_TTL)
+
+
+def reject_entry(source: str, position: int, reason: str, record: object = None) -> dict:
+    """One line of the run's rejects file: where the record was, why, and its title to find it."""
+    title = record.get("title") if isinstance(record, dict) else None
+    return {"source": source, "position": position, "reason": reason,
+            "title": title[:200] if isinstance(title, str) else None}
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,42 @@ class IngestRun:
     def lease(self, batch_id: str, seconds: int) -> None:
         """A worker holds the batch; an expired lease on an unfinished batch means it was lost."""
         self.redis.set(f"{self.key}:lease:{batch_id}", "1", ex=seconds)
+
+    @contextmanager
+    def hold(self, batch_id: str, seconds: int) -> Iterator[None]:
+        """Hold the batch's lease for the whole block, renewed in the background.
+
+        However long a bulk write takes, the batch never looks lost (and so is never
+        re-sent and run twice) while this process lives; a killed worker stops renewing.
+        """
+        self.lease(batch_id, seconds)
+        stop = threading.Event()
+
+        def renew() -> None:
+            while not stop.wait(seconds / 3):
+                try:
+                    self.lease(batch_id, seconds)
+                except redis.RedisError:
+                    pass  # a blip: the next renewal or the finish will do
+
+        thread = threading.Thread(target=renew, daemon=True, name=f"lease-{batch_id}")
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join(timeout=seconds)
+
+    def note_failure(self, batch_id: str, reason: str) -> None:
+        """A batch that failed for good in a worker; the ingest command retries or gives it up."""
+        self.redis.hset(f"{self.key}:failed", batch_id, reason[:500])
+        self.redis.expire(f"{self.key}:failed", RUN_TTL)
+
+    def failed_batches(self) -> dict[str, str]:
+        return {k.decode(): v.decode() for k, v in self.redis.hgetall(f"{self.key}:failed").items()}
+
+    def clear_failure(self, batch_id: str) -> None:
+        self.redis.hdel(f"{self.key}:failed", batch_id)
 
     def leased(self, batch_id: str) -> bool:
         return bool(self.redis.exists(f"{self.key}:lease:{batch_id}"))

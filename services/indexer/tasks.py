@@ -11,18 +11,19 @@ import redis
 from celery import shared_task
 from elasticsearch import ApiError, helpers
 
+from .bulk_writer import delete_papers, index_papers
 from .celery_app import VISIBILITY_TIMEOUT
-from .normalise import Rejected, normalise, origin_from_path
+from .normalise import Rejected, normalise
 from .reindex import Rebuild, ReindexError, ReindexState, request_reindex
-from .runs import IngestRun
-from .writer import delete_papers, index_papers
-from .writes import WritesPaused
+from .runs import IngestRun, reject_entry
+from .sources import Origin, origin_from_path
+from .write_journal import WritesPaused
 
 log = logging.getLogger(__name__)
 
 BATCH_TIME_LIMIT = 300
-# A batch takes seconds; its lease is renewed between phases. A lease that lapses on an
-# unfinished batch tells the ingest command the worker died and the batch must be re-sent.
+# A batch takes seconds; its lease is renewed in the background while it runs. A lease
+# that lapses on an unfinished batch tells the ingest command the worker died.
 BATCH_LEASE = 30
 TRANSIENT_STATUS = (429, 502, 503, 504)
 
@@ -31,16 +32,8 @@ class TransientError(RuntimeError):
     """Elasticsearch or Redis is briefly unavailable or overloaded: retry with backoff."""
 
 
-RETRY = dict(
-    autoretry_for=(TransientError, WritesPaused, elastic_transport.TransportError, redis.ConnectionError),
-    retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=12,
-)
-
-
-def reject_entry(source: str, position: int, reason: str, record: object = None) -> dict:
-    title = record.get("title") if isinstance(record, dict) else None
-    return {"source": source, "position": position, "reason": reason,
-            "title": title[:200] if isinstance(title, str) else None}
+RETRYABLE = (TransientError, WritesPaused, elastic_transport.TransportError, redis.ConnectionError)
+RETRY = dict(autoretry_for=RETRYABLE, retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=12)
 
 
 def _transient(exc: ApiError) -> None:
@@ -51,25 +44,36 @@ def _transient(exc: ApiError) -> None:
 @shared_task(name="paperlist.ingest_batch", bind=True, soft_time_limit=BATCH_TIME_LIMIT - 30,
              time_limit=BATCH_TIME_LIMIT, **RETRY)
 def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[dict]) -> dict:
-    """Normalise and index one batch of raw records: ``segments`` = [{source, records: [[pos, record]]}]."""
+    """Normalise and index one batch: ``segments`` = [{source, origin: hints, records: [[pos, record]]}]."""
     run = IngestRun(self.redis, run_id)
-    run.lease(batch_id, BATCH_LEASE)
+    try:
+        with run.hold(batch_id, BATCH_LEASE):
+            return _ingest_batch(self.es, self.redis, run, alias, batch_id, segments)
+    except Exception as exc:
+        if not isinstance(exc, RETRYABLE) or self.request.retries >= self.max_retries:
+            run.note_failure(batch_id, f"{exc.__class__.__name__}: {exc}")  # no retry comes: tell the CLI
+        else:  # a retry is scheduled: held, not lost, during its backoff
+            run.lease(batch_id, BATCH_LEASE + RETRY["retry_backoff_max"] + 10)
+        raise
+
+
+def _ingest_batch(es, client, run: IngestRun, alias: str, batch_id: str, segments: list[dict]) -> dict:
     started = time.perf_counter()
     papers, rejects = [], []
     for segment in segments:
         source = segment["source"]
+        hints = segment.get("origin") or origin_from_path(source, 0).hints()  # messages of older CLIs
         for position, record in segment["records"]:
             try:
-                papers.append(normalise(record, origin_from_path(source, position)))
+                papers.append(normalise(record, Origin.from_hints(hints, position)))
             except Rejected as exc:
                 rejects.append(reject_entry(source, position, str(exc), record))
             except Exception as exc:  # a bug on one odd record must not sink the batch
                 log.exception("normalising %s#%s failed", source, position)
                 rejects.append(reject_entry(source, position, f"internal error: {exc!r}"[:300], record))
     normalised = time.perf_counter()
-    run.lease(batch_id, BATCH_LEASE)
     try:
-        result = index_papers(self.es, self.redis, alias, papers, run_id)
+        result = index_papers(es, client, alias, papers, run.run_id)
     except ApiError as exc:
         _transient(exc)
         raise

@@ -165,7 +165,7 @@ class Span(NamedTuple):
     high: int
 
 
-_RANGE = re.compile(r"^\s*(\d{4})\s*(?:[-–]\s*(\d{4})\s*)?$")
+_RANGE = re.compile(r"^\s*([0-9]{4})\s*(?:[-–]\s*([0-9]{4})\s*)?$")  # ASCII digits, as the OpenAPI pattern
 
 
 def _digits_between(low: int, high: int) -> str:

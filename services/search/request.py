@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,7 +17,8 @@ from typing import Any
 from .errors import InvalidRequest
 from .facets import FACETS, FacetRegistry
 from .limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
-from .sorting import DEFAULT_SORT, SORTS
+from .query_language import parse
+from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
 
 
 @dataclass(frozen=True)
@@ -94,33 +96,38 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     if token:
         if not allow_search_after:
             raise InvalidRequest("search_after", "only the JSON API pages with search_after")
-        after = decode_cursor(token)
+        after = decode_cursor(token, sort, not parse(q).is_empty)
     return SearchRequest(q=q, filters=filters, sort=sort, page=page, page_size=page_size,
                          search_after=after, facets=facets)
 
 
+_DIGITS = re.compile(r"[0-9]+")  # ASCII only: int() also takes "1_0", "+1", " 1" and "٢"
+
+
 def _integer(name: str, value: str, lo: int, hi: int) -> int:
-    try:
-        number = int(value.strip())
-    except ValueError:
-        raise InvalidRequest(name, f"'{value[:40]}' is not a whole number") from None
-    if not lo <= number <= hi:
+    if not _DIGITS.fullmatch(value):
+        raise InvalidRequest(name, f"'{value[:40]}' is not a whole number (digits 0-9 only)")
+    if len(value.lstrip("0")) > len(str(hi)) or not lo <= int(value) <= hi:
         raise InvalidRequest(name, f"must be between {lo} and {hi:,}")
-    return number
+    return int(value)
 
 
-def encode_cursor(sort_values: Sequence) -> str:
-    raw = json.dumps(list(sort_values), separators=(",", ":")).encode()
+def encode_cursor(sort: str, sort_values: Sequence) -> str:
+    """An opaque ``search_after`` token: the sort's name and the last hit's sort values."""
+    raw = json.dumps([sort, *sort_values], separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(token: str) -> tuple:
+def decode_cursor(token: str, sort: str, has_text: bool) -> tuple:
+    """The sort values of a cursor made for ``sort``, checked against that order's keys before any search."""
+    forged = InvalidRequest("search_after", f"not a cursor returned by this API for sort={sort}")
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         values = json.loads(raw)
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise InvalidRequest("search_after", "not a cursor returned by this API") from None
-    if not isinstance(values, list) or not 1 <= len(values) <= 4 or not all(
-            isinstance(v, (int, float, str)) or v is None for v in values):
-        raise InvalidRequest("search_after", "not a cursor returned by this API")
-    return tuple(values)
+    except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
+        raise forged from None
+    if not isinstance(values, list) or not values or values[0] != sort:
+        raise forged
+    if not cursor_fits(effective_sort(sort, has_text), values[1:]):
+        raise forged
+    return tuple(values[1:])

@@ -42,7 +42,7 @@ class SearchResults:
         """``search_after`` token for the page after this one (deep paging in the API)."""
         if not self.hits or len(self.hits) < self.request.page_size:
             return None
-        return encode_cursor(self.hits[-1].sort)
+        return encode_cursor(self.request.sort, self.hits[-1].sort)
 
 
 def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:

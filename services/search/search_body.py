@@ -12,7 +12,7 @@ from typing import Any
 from .documents import SUMMARY_FIELDS
 from .query_language import ParsedQuery, parse
 from .request import SearchRequest
-from .sorting import BROWSE_SORT, DEFAULT_SORT, sort_clauses
+from .sorting import effective_sort, sort_clauses
 from .text_query import compile_query
 
 HIGHLIGHT = {
@@ -62,7 +62,7 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
     active = _facet_filters(req)
     body: dict[str, Any] = {
         "query": base_query(req, parsed),
-        "sort": sort_clauses(BROWSE_SORT if req.sort == DEFAULT_SORT and parsed.is_empty else req.sort),
+        "sort": sort_clauses(effective_sort(req.sort, not parsed.is_empty)),
         "size": req.page_size,
         "track_total_hits": True,
         "_source": source or SUMMARY_FIELDS,

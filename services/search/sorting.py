@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +26,26 @@ SORTS: dict[str, Sort] = {s.name: s for s in (
 )}
 DEFAULT_SORT = "relevance"
 BROWSE_SORT = "newest"  # relevance without query text: newest first
+
+# What Elasticsearch returns as the sort value of each sort field: a cursor must hold exactly these.
+_INT64 = range(-(2**63), 2**63)
+CURSOR_KINDS: dict[str, Callable[[Any], bool]] = {
+    "_score": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    "year": lambda v: isinstance(v, int) and not isinstance(v, bool) and v in _INT64,
+    "citations": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and v in _INT64),
+    "paper_id": lambda v: isinstance(v, str) and 0 < len(v) <= 200,
+}
+
+
+def effective_sort(name: str, has_text: bool) -> str:
+    """The order a request runs in: relevance without query text is the browse order."""
+    return BROWSE_SORT if name == DEFAULT_SORT and not has_text else name
+
+
+def cursor_fits(name: str, values: Sequence[Any]) -> bool:
+    """Whether ``values`` can be the sort values of a hit under sort ``name`` (one per clause, right types)."""
+    fields = [clause if isinstance(clause, str) else next(iter(clause)) for clause in SORTS[name].clauses]
+    return len(values) == len(fields) and all(CURSOR_KINDS[f](v) for f, v in zip(fields, values, strict=True))
 
 
 def sort_clauses(name: str) -> list[Any]:

@@ -7,16 +7,26 @@ Disabled (404) unless ``PAPERLIST_ADMIN_TOKEN`` is set; every call needs
 from __future__ import annotations
 
 import hmac
+import logging
 
+import redis
 from celery import Celery
 from celery.exceptions import TimeoutError as CeleryTimeout
-from flask import Blueprint, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, request
+from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
+from werkzeug.exceptions import ServiceUnavailable
 
 from services.search.errors import InvalidRequest
+
+from .errors import error_response
+from .urls import absolute_url
 
 bp = Blueprint("admin", __name__, url_prefix="/api/v1/admin")
 
 ANSWER_TIMEOUT = 10
+BROKER_TIMEOUT = 1.0  # seconds to reach Redis before the admin API answers 503
+log = logging.getLogger(__name__)
 
 
 def _celery() -> Celery:
@@ -34,6 +44,29 @@ def authenticate():
         resp.status_code = 401
         resp.headers["WWW-Authenticate"] = 'Bearer realm="paperlist-admin"'
         return resp
+    _require_broker()
+
+
+def _require_broker() -> None:
+    """Fail fast with a 503 when Redis (broker and results) is down; Celery would retry for ~20 s, then 500."""
+    url = current_app.config["SETTINGS"].redis_url
+    try:
+        with redis.Redis.from_url(url, socket_connect_timeout=BROKER_TIMEOUT, socket_timeout=BROKER_TIMEOUT) as r:
+            r.ping()
+    except RedisError:
+        raise BrokerUnavailable(retry_after=5) from None
+
+
+class BrokerUnavailable(ServiceUnavailable):
+    description = "The task queue (Redis) is unavailable; please retry shortly."
+
+
+@bp.errorhandler(OperationalError)
+@bp.errorhandler(RedisError)
+def broker_lost(exc: Exception):
+    """Redis went away during the call (after the check above): still a 503, not a 500."""
+    log.warning("admin API: Redis unavailable: %s", exc)
+    return error_response(503, BrokerUnavailable.description, headers={"Retry-After": "5"})
 
 
 @bp.post("/reindex")
@@ -56,7 +89,7 @@ def start_reindex():
         resp = jsonify({"error": {"code": "conflict", "message": answer.get("message", "")}})
         resp.status_code = 409
         return resp
-    answer["status_url"] = url_for("admin.task", task_id=answer["task_id"], _external=True)
+    answer["status_url"] = absolute_url("admin.task", task_id=answer["task_id"])
     resp = jsonify(answer)
     resp.status_code = 202
     return resp

@@ -79,7 +79,11 @@ def export():
     if fmt not in EXPORT_FORMATS:
         raise InvalidRequest("format", f"'{fmt[:20]}' is not one of {', '.join(EXPORT_FORMATS)}")
     mimetype, ext, write = EXPORT_FORMATS[fmt]
-    resp = Response(write(search_service().export(search_request())), mimetype=mimetype)
+    req = search_request()
+    # HEAD answers the download's headers (parameters validated), without the export work:
+    # an empty stream, so neither a Content-Length nor an ETag claims to describe the body.
+    body = iter(()) if request.method == "HEAD" else write(search_service().export(req))
+    resp = Response(body, mimetype=mimetype)
     resp.headers["Content-Disposition"] = f'attachment; filename="paperlist-export.{ext}"'
     return resp
 

@@ -17,7 +17,7 @@ from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import admin, api, caching, errors, feeds, pages, stats_api
+from . import admin, api, caching, errors, feeds, pages, proxy, ratelimit, security, stats_api
 
 STATIC = Path(__file__).parent / "static"
 
@@ -44,6 +44,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(feeds.bp)
     errors.register(app)
     caching.register(app)
+    security.register(app)
+    ratelimit.register(app)
+    proxy.register(app)
     # What every template may use, instead of modules passed into each render_template.
     app.jinja_env.globals.update(static_url=static_url, url=pages.url_with, toggle=pages.toggle,
                                  conference_label=conferences.label, topic_label=taxonomy.label,

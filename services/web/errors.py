@@ -18,6 +18,7 @@ MESSAGES = {
     405: "method_not_allowed",
     409: "conflict",
     413: "too_large",
+    429: "rate_limited",
     503: "unavailable",
     500: "internal",
 }

@@ -7,21 +7,24 @@ import io
 import json
 from collections.abc import Callable, Sequence
 
-from flask import url_for
-
 from services.search import bibtex
 from services.search.model import Paper
 
 from .serialize import paper_json
+from .urls import absolute_url
 
 
 def _bibtex(papers: Sequence[Paper]) -> str:
     return "\n\n".join(bibtex.entry(p) for p in papers) + "\n"
 
 
-def _cell(text: str) -> str:
-    """Defuse spreadsheet formulas in text cells (CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+_FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def _cell(value: object) -> str:
+    """Defuse spreadsheet formulas (CSV injection) in any cell, also after leading blanks (OWASP)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in _FORMULA or text.lstrip()[:1] in _FORMULA else text
 
 
 def _csv(papers: Sequence[Paper]) -> str:
@@ -30,11 +33,10 @@ def _csv(papers: Sequence[Paper]) -> str:
     writer.writerow(["id", "title", "authors", "affiliations", "conference", "year", "status", "track",
                      "topics", "keywords", "citations", "pdf", "site", "code", "url"])
     for p in papers:
-        writer.writerow([p.paper_id, _cell(p.title), "; ".join(map(_cell, p.author_names)),
-                         "; ".join(map(_cell, p.affiliations)), p.conference_name, p.year, p.status, p.track,
-                         "; ".join(p.topics), "; ".join(map(_cell, p.keywords)),
-                         "" if p.citations is None else p.citations, p.links.pdf, p.links.site, p.links.code,
-                         url_for("pages.paper", paper_id=p.paper_id, _external=True)])
+        writer.writerow(_cell(value) for value in (
+            p.paper_id, p.title, "; ".join(p.author_names), "; ".join(p.affiliations), p.conference_name,
+            p.year, p.status, p.track, "; ".join(p.topics), "; ".join(p.keywords), p.citations,
+            p.links.pdf, p.links.site, p.links.code, absolute_url("pages.paper", paper_id=p.paper_id)))
     return out.getvalue()
 
 

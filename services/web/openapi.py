@@ -156,10 +156,15 @@ def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = Non
             "schema": {"$ref": f"#/components/schemas/{ok_schema}"}}}}
     elif ok_content:
         out["200"] = {"description": "OK", "content": ok_content}
-    for status in (400, *extra, 503):
+    for status in (400, *extra, 429, 503):
         out[str(status)] = {"description": {400: "Bad parameter", 404: "Not found", 401: "Unauthorized",
-                                            409: "A reindex is already running", 503: "Search unavailable"}[status],
+                                            409: "A reindex is already running",
+                                            429: "Past the client's rate limit (error code rate_limited)",
+                                            503: "Search unavailable"}[status],
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        if status in (429, 503):
+            out[str(status)]["headers"] = {"Retry-After": {
+                "description": "Seconds to wait before retrying", "schema": {"type": "integer", "minimum": 1}}}
     return out
 
 

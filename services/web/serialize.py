@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import url_for
-
 from services.search import bibtex, taxonomy
 from services.search.model import Paper
 from services.search.request import SearchRequest
 from services.search.results import Hit
+
+from .urls import absolute_url
 
 
 def paper_json(paper: Paper, *, full: bool = False) -> dict:
@@ -23,7 +23,7 @@ def paper_json(paper: Paper, *, full: bool = False) -> dict:
         "topics": [{"slug": t, "label": taxonomy.label(t)} for t in paper.topics],
         "citations": paper.citations,
         "links": paper.links.present(),
-        "url": url_for("pages.paper", paper_id=paper.paper_id, _external=True),
+        "url": absolute_url("pages.paper", paper_id=paper.paper_id),
     }
     if full:
         data.update(

@@ -12,9 +12,9 @@ import time
 import pytest
 from elasticsearch import helpers
 
-from conftest import SAMPLE, run_ingest
+from conftest import SAMPLE
 from services.indexer.corpus import CorpusReader
-from services.indexer.sources import expand
+from services.indexer.ingest import Ingest
 
 pytestmark = pytest.mark.integration
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.integration
 def _cli(settings, alias, *args, timeout=300):
     env = {**os.environ, "ES_URL": settings.es_url, "REDIS_URL": settings.redis_url,
            "PAPERLIST_INDEX": alias, "PAPERLIST_QUEUE": settings.queue}
-    return subprocess.run([sys.executable, "-m", "services.indexer.cli", *args], env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "services.cli", *args], env=env, capture_output=True,
                           text=True, timeout=timeout)
 
 
@@ -47,7 +47,7 @@ def test_cli_ingest_status_and_errors(settings, worker, es, alias, tmp_path):
 
 def test_cli_reports_unreachable_elasticsearch_in_one_line(settings, alias):
     env = {**os.environ, "ES_URL": "http://127.0.0.1:9", "REDIS_URL": settings.redis_url, "PAPERLIST_INDEX": alias}
-    out = subprocess.run([sys.executable, "-m", "services.indexer.cli", "ingest", str(SAMPLE / "alt")], env=env,
+    out = subprocess.run([sys.executable, "-m", "services.cli", "ingest", str(SAMPLE / "alt")], env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
     assert out.stderr.strip().startswith("error:") and "Traceback" not in out.stderr
@@ -55,31 +55,47 @@ def test_cli_reports_unreachable_elasticsearch_in_one_line(settings, alias):
 
 def test_cli_bad_configuration_is_reported(settings):
     env = {**os.environ, "PAPERLIST_INDEX": "Bad Name"}
-    out = subprocess.run([sys.executable, "-m", "services.indexer.cli", "status"], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "services.cli", "status"], env=env, capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 2 and "PAPERLIST_INDEX" in out.stderr and "Traceback" not in out.stderr
 
 
+def _held_batches(redis_client, run) -> set[str]:
+    """Batches a worker holds right now (lease alive) and has not finished."""
+    leased = {k.decode().rsplit(":", 1)[-1] for k in redis_client.scan_iter(f"{run.key}:lease:*")}
+    return leased - run.done_batches()
+
+
 @pytest.mark.slow
 def test_ingest_survives_worker_killed_twice(settings, celery_app, es, redis_client, worker, alias, tmp_path):
+    """Each kill lands while the worker provably holds unfinished batches; they are re-sent, ids exact."""
     sources = [str(SAMPLE)]
-    expected = {paper.paper_id for paper in CorpusReader(expand(sources))}
-
-    kills = []
+    expected = {paper.paper_id for paper in CorpusReader(sources)}
+    job = Ingest(settings, celery_app, es, redis_client, alias=alias, rejects_dir=tmp_path, batch_size=50,
+                 stall_seconds=5)
+    kills: list[set[str]] = []
 
     def killer():
         for _ in range(2):
-            time.sleep(3)
-            worker.kill()
-            kills.append(time.monotonic())
-            worker.start()
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                counts = job.run.counts()
+                held = _held_batches(redis_client, job.run)
+                if held and 0 < counts.batches_done < counts.batches:
+                    worker.kill()
+                    kills.append(held)
+                    worker.start()
+                    break
+                time.sleep(0.05)
 
     thread = threading.Thread(target=killer, daemon=True)
     thread.start()
-    summary = run_ingest(settings, celery_app, es, redis_client, sources, alias, rejects_dir=tmp_path,
-                         batch_size=200, stall_seconds=5)
+    summary = job.execute(sources)
     thread.join()
-    assert len(kills) == 2
+    es.indices.refresh(index=alias)
+    assert len(kills) == 2 and all(kills), kills   # both kills caught batches in a worker's hands
+    assert summary.resent >= 1                      # ... and those were sent again
+    assert summary.abandoned_batches == 0
     got = {h["_id"] for h in helpers.scan(es, index=alias, query={"query": {"match_all": {}}, "_source": False})}
     assert got == expected                     # none lost, none extra
     assert summary.indexed + summary.rejected == summary.read

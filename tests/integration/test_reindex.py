@@ -19,11 +19,11 @@ from services.search.service import PaperSearch
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-COPIES = 5  # the sample (~4.9k papers) five times over: ~24.7k papers
+COPIES = 3  # the sample (~7.8k papers) three times over: ~23.5k papers
 
 
 def _synthetic_corpus(root: Path) -> Path:
-    """The sample corpus re-published as five fictitious conferences, to reach 20k+ papers."""
+    """The sample corpus re-published as COPIES fictitious conferences, to reach 20k+ papers."""
     for path in SAMPLE.rglob("*.json*"):
         raw = path.read_bytes()
         records = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)

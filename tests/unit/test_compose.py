@@ -3,7 +3,7 @@
 1. The real Docker Compose v2 validates and resolves the file (`config`), when a
    binary is there: the `docker compose` plugin, `docker-compose` v2 on PATH, or
    .cache/bin/docker-compose made by `bash deploy/install-compose.sh`. Without one
-   the test is skipped, or fails when PAPERLIST_REQUIRE_COMPOSE=1 (CI).
+   the test is skipped, or fails under CI (CI=true, or PAPERLIST_REQUIRE_COMPOSE=1).
 2. Always: the deployment rules, read with PyYAML (which resolves the `<<` merges).
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services.indexer.stack.elasticsearch import ES_VERSION
+from services.ops.elasticsearch import ES_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
@@ -29,6 +29,10 @@ HUNSPELL_SOURCE = ROOT / "deploy" / "elasticsearch" / "hunspell" / "en_US"
 HUNSPELL_TARGET = "/usr/share/elasticsearch/config/hunspell/en_US"
 BACKENDS = ("elasticsearch", "redis")
 APP_SERVICES = ("worker", "web", "bootstrap")
+FRONT = "nginx"
+HARDENED = (*APP_SERVICES, FRONT, "redis")  # every capability dropped, read-only root
+NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "paperlist.conf.template"
+PASSWORDS = {"ELASTIC_PASSWORD": "es-secret", "REDIS_PASSWORD": "redis-secret"}
 INSTALL_HINT = "run `bash deploy/install-compose.sh` (builds compose v2 from source once per machine, ~2.5 min)"
 
 
@@ -78,7 +82,7 @@ def compose() -> list[str]:
     cmd, detail = _find_compose()
     if cmd is None:
         reason = f"no Docker Compose v2 here ({detail}); {INSTALL_HINT}"
-        if os.environ.get("PAPERLIST_REQUIRE_COMPOSE") == "1":
+        if os.environ.get("PAPERLIST_REQUIRE_COMPOSE") == "1" or os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason)
         pytest.skip(reason)
     return [*cmd, "--project-directory", str(ROOT), "-f", str(COMPOSE_FILE)]
@@ -87,7 +91,8 @@ def compose() -> list[str]:
 def _clean_env(**extra: str) -> dict[str, str]:
     """The environment without the variables the compose file interpolates (and see `_config`)."""
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PAPERLIST_", "ES_", "COMPOSE_", "FORWARDED_ALLOW_IPS"))}
+           if not k.startswith(("PAPERLIST_", "ES_", "COMPOSE_", "FORWARDED_ALLOW_IPS", "ELASTIC_", "REDIS_"))}
+    env.update(PASSWORDS)
     env.update(extra)
     return env
 
@@ -110,7 +115,8 @@ def test_compose_config_interpolates_the_environment(compose: list[str]) -> None
     default = _config(compose, "--format", "json")
     assert default.returncode == 0, default.stderr
     services = json.loads(default.stdout)["services"]
-    assert [p["published"] for p in services["web"]["ports"]] == ["8000"]
+    assert [p["published"] for p in services[FRONT]["ports"]] == ["8000"]
+    assert not services["web"].get("ports"), "gunicorn must not be published: nginx is the front"
     assert services["web"]["environment"].get("PAPERLIST_ADMIN_TOKEN") is None, \
         "an unset PAPERLIST_ADMIN_TOKEN must stay unset in the container (admin API disabled)"
     assert services["elasticsearch"]["environment"]["ES_JAVA_OPTS"] == "-Xms1g -Xmx1g"
@@ -119,10 +125,20 @@ def test_compose_config_interpolates_the_environment(compose: list[str]) -> None
                      PAPERLIST_PORT="9100", PAPERLIST_ADMIN_TOKEN="t0ken", ES_HEAP="2g")
     assert custom.returncode == 0, custom.stderr
     services = json.loads(custom.stdout)["services"]
-    assert [(p["published"], p["target"]) for p in services["web"]["ports"]] == [("9100", 8000)]
+    assert [(p["published"], p["target"]) for p in services[FRONT]["ports"]] == [("9100", 8080)]
     assert services["web"]["environment"]["PAPERLIST_ADMIN_TOKEN"] == "t0ken"
     assert services["web"]["environment"]["PAPERLIST_PORT"] == "8000"  # inside: always 8000
     assert services["elasticsearch"]["environment"]["ES_JAVA_OPTS"] == "-Xms2g -Xmx2g"
+    # The credentials reach both the stores and the clients.
+    assert services["elasticsearch"]["environment"]["ELASTIC_PASSWORD"] == "es-secret"
+    assert services["web"]["environment"]["ES_URL"] == "http://elastic:es-secret@elasticsearch:9200"
+    assert services["worker"]["environment"]["REDIS_URL"] == "redis://:redis-secret@redis:6379/0"
+    assert services["redis"]["environment"]["REDIS_PASSWORD"] == "redis-secret"
+
+
+def test_compose_config_requires_the_passwords(compose: list[str]) -> None:
+    result = _run([*compose, "--env-file", os.devnull, "config", "-q"], _clean_env(ELASTIC_PASSWORD=""))
+    assert result.returncode != 0 and "ELASTIC_PASSWORD" in result.stderr
 
 
 # -- the deployment rules, from the YAML -------------------------------------------------
@@ -169,19 +185,67 @@ def _seconds(duration: str | int) -> float:
 
 
 def test_all_services_are_defined(services: dict) -> None:
-    assert set(services) == {*BACKENDS, *APP_SERVICES}
+    assert set(services) == {*BACKENDS, *APP_SERVICES, FRONT}
 
 
-def test_only_web_publishes_a_port(services: dict) -> None:
+def test_only_nginx_publishes_a_port(services: dict) -> None:
     published = sorted(name for name, svc in services.items() if svc.get("ports"))
-    assert published == ["web"]
+    assert published == [FRONT]
     for name, svc in services.items():
         assert svc.get("network_mode") != "host", f"{name} on the host network publishes every port"
-    (port,) = services["web"]["ports"]
+    (port,) = services[FRONT]["ports"]
     target = port["target"] if isinstance(port, dict) else str(port).rsplit(":", 1)[-1]
-    assert str(target) == "8000"
+    assert str(target) == _env(services[FRONT])["PAPERLIST_LISTEN"] == "8080"
     if isinstance(port, str):
         assert "${PAPERLIST_PORT:-8000}" in port
+
+
+def test_nginx_fronts_gunicorn_from_the_shared_template(services: dict) -> None:
+    nginx = services[FRONT]
+    env = _env(nginx)
+    assert env["PAPERLIST_UPSTREAM"] == "web:8000"
+    mounts = {m["target"]: m for m in _mounts(nginx)}
+    template = mounts["/etc/nginx/templates/paperlist.conf.template"]
+    assert (ROOT / template["source"]).resolve() == NGINX_TEMPLATE and template["read_only"] is True
+    static = mounts[env["PAPERLIST_STATIC"]]
+    assert (ROOT / static["source"]).resolve() == ROOT / "services" / "web" / "static" and static["read_only"] is True
+    # Every placeholder of the template is given by the service (envsubst leaves unknown ones).
+    placeholders = set(re.findall(r"\$\{(PAPERLIST_\w+)\}", NGINX_TEMPLATE.read_text()))
+    assert placeholders and placeholders <= set(env), placeholders - set(env)
+    assert nginx["depends_on"]["web"]["condition"] == "service_healthy"
+    assert "/etc/nginx/conf.d" in nginx["tmpfs"], "the rendered template needs a writable conf.d"
+    assert str(nginx["user"]).split(":")[0] not in ("0", "root")
+
+
+def test_images_are_pinned(services: dict) -> None:
+    for name, svc in services.items():
+        image = svc["image"]
+        tag = image.rsplit(":", 1)[-1] if ":" in image.rsplit("/", 1)[-1] else ""
+        if name in APP_SERVICES:
+            assert "${PAPERLIST_IMAGE_TAG:-" in image and "latest" not in image, f"{name}: {image}"
+            continue
+        assert re.match(r"\d+\.\d+\.\d+(-[a-z0-9.]+)?$", tag), f"{name}: {image} is not an exact version"
+    assert re.search(r"python:3\.11\.\d+-slim", DOCKERFILE.read_text()), "the Dockerfile's base must be pinned"
+
+
+def test_containers_are_hardened(services: dict) -> None:
+    for name in HARDENED:
+        svc = services[name]
+        assert svc.get("cap_drop") == ["ALL"], f"{name}: cap_drop"
+        assert not svc.get("cap_add"), f"{name}: cap_add"
+        assert "no-new-privileges:true" in svc.get("security_opt", []), f"{name}: no-new-privileges"
+        assert svc.get("read_only") is True, f"{name}: read-only root filesystem"
+        assert "/tmp" in svc.get("tmpfs", []), f"{name}: no writable /tmp"
+    assert "no-new-privileges:true" in services["elasticsearch"]["security_opt"]
+
+
+def test_stores_require_credentials(services: dict) -> None:
+    es_env = _env(services["elasticsearch"])
+    assert es_env["xpack.security.enabled"] == "true"
+    assert es_env["ELASTIC_PASSWORD"].startswith("${ELASTIC_PASSWORD:?")
+    assert "$${ELASTIC_PASSWORD}" in " ".join(services["elasticsearch"]["healthcheck"]["test"])
+    assert "--requirepass" in " ".join(services["redis"]["command"])
+    assert _env(services["redis"])["REDIS_PASSWORD"].startswith("${REDIS_PASSWORD:?")
 
 
 def test_dependencies_on_backends_wait_for_health(services: dict) -> None:
@@ -210,7 +274,8 @@ def test_backends_have_healthchecks_and_named_volumes(spec: dict, services: dict
             f"{name}: no named volume at {expected_data[name]}"
     es_test = " ".join(services["elasticsearch"]["healthcheck"]["test"])
     assert "_cluster/health" in es_test and "wait_for_status=yellow" in es_test
-    assert services["redis"]["healthcheck"]["test"][-2:] == ["redis-cli", "ping"]
+    redis_test = services["redis"]["healthcheck"]["test"]
+    assert redis_test[0] == "CMD-SHELL" and "REDISCLI_AUTH" in redis_test[1] and "redis-cli ping" in redis_test[1]
 
 
 def test_elasticsearch_image_and_settings(services: dict) -> None:
@@ -218,7 +283,6 @@ def test_elasticsearch_image_and_settings(services: dict) -> None:
     assert es["image"] == f"docker.elastic.co/elasticsearch/elasticsearch:{ES_VERSION}"
     env = _env(es)
     assert env["discovery.type"] == "single-node"
-    assert env["xpack.security.enabled"] == "false"
     assert re.search(r"-Xms\S+", env["ES_JAVA_OPTS"]) and re.search(r"-Xmx\S+", env["ES_JAVA_OPTS"])
     assert es["ulimits"]["memlock"] == {"soft": -1, "hard": -1}
     assert es["ulimits"]["nofile"]["soft"] >= 65535
@@ -243,8 +307,8 @@ def test_app_services_share_the_image_and_environment(services: dict) -> None:
         assert build["dockerfile"] == "deploy/Dockerfile", name
         images.add(svc["image"])
         env = _env(svc)
-        assert env["ES_URL"] == "http://elasticsearch:9200", name
-        assert env["REDIS_URL"] == "redis://redis:6379/0", name
+        assert env["ES_URL"] == "http://elastic:${ELASTIC_PASSWORD:?set ELASTIC_PASSWORD}@elasticsearch:9200", name
+        assert env["REDIS_URL"] == "redis://:${REDIS_PASSWORD:?set REDIS_PASSWORD}@redis:6379/0", name
         assert env["PAPERLIST_HOST"] == "0.0.0.0" and env["PAPERLIST_PORT"] == "8000", name
     assert len(images) == 1, f"worker, web and bootstrap should share one image, not {images}"
 
@@ -308,8 +372,8 @@ def _final_stage(instructions: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def test_dockerfile_base_image_is_pinned(dockerfile: list[tuple[str, str]]) -> None:
     text = DOCKERFILE.read_text()
-    assert re.search(r"\bpython:3\.11-slim\b", text)
-    assert not re.search(r"\bpython:(latest|3-slim|slim)\b", text)
+    assert re.search(r"\bpython:3\.11\.\d+-slim", text)
+    assert not re.search(r"\bpython:(latest|3-slim|slim|3\.11-slim)\b", text)
     assert any(kw == "FROM" for kw, _ in dockerfile)
 
 

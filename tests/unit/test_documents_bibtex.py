@@ -142,16 +142,14 @@ SOURCE_ENTRY = ("@article{\n  anonymous2018think,\n  title={THINK VISUALLY},\n  
 
 
 class TestBibtex:
-    @pytest.mark.parametrize("source", [SOURCE_ENTRY, "  \n" + SOURCE_ENTRY + "\n\n"])
-    def test_source_entry_is_used_when_it_starts_with_at(self, source):
-        assert bibtex.entry(make(bibtex=source)) == SOURCE_ENTRY
-
-    @pytest.mark.parametrize("source", ["", "   ", "title={x}", "see the paper"])
-    def test_otherwise_an_entry_is_generated(self, source):
+    @pytest.mark.parametrize("source", ["", "   ", "title={x}", SOURCE_ENTRY,
+                                        "@misc{evil, note={\\input{/etc/passwd}}}"])
+    def test_an_entry_is_always_generated_never_the_sources_own(self, source):
         entry = bibtex.entry(make(bibtex=source))
         assert entry == bibtex.generate(make(bibtex=source))
         assert entry.startswith("@inproceedings{lovelace2024graph,\n")
         assert entry.endswith("\n}")
+        assert "evil" not in entry and "anonymous2018think" not in entry
         assert braces_balanced(entry)
 
     def test_generated_fields(self):
@@ -176,18 +174,18 @@ class TestBibtex:
 
     @pytest.mark.parametrize("title, expected", [
         ("50% of R&D_costs #1", r"{50\% of R\&D\_costs \#1}"),
-        ("Sets {a, b} and \\emph", r"{Sets \{a, b\} and \textbackslash{}emph}"),
-        ("$\\ell_1$-regression with 10% noise", r"{$\ell_1$-regression with 10\% noise}"),
-        ("Bounds $O(n^{1/2})$ & $\\mathcal{M}_k$", r"{Bounds $O(n^{1/2})$ \& $\mathcal{M}_k$}"),
-        ("Plain Title", "{Plain Title}"),
+        ("Sets {a, b} and \\emph", r"{Sets \textbraceleft{}a, b\textbraceright{} and \textbackslash{}emph}"),
+        ("$\\ell_1$-regression ~ 10^2", r"{\$\textbackslash{}ell\_1\$-regression \textasciitilde{} 10\textasciicircum{}2}"),
+        ("Plain  Title\n", "{Plain Title}"),
     ])
-    def test_title_escaping_keeps_math(self, title, expected):
+    def test_title_escaping_escapes_math_too(self, title, expected):
         entry = bibtex.generate(make(title=title))
         assert field(entry, "title") == expected
         assert braces_balanced(entry)
 
     @pytest.mark.parametrize("name, escaped", [("Ben & Jerry", r"Ben \& Jerry"), ("A_B", r"A\_B"),
-                                               ("Dr {Who}", r"Dr \{Who\}")])
+                                               ("Dr {Who}", r"Dr \textbraceleft{}Who\textbraceright{}"),
+                                               ("Tom and Jerry", "{Tom and Jerry}")])
     def test_author_escaping(self, name, escaped):
         entry = bibtex.generate(make(authors=[Author(name=name)]))
         assert field(entry, "author") == escaped
@@ -204,6 +202,7 @@ class TestBibtex:
         (["王小明"], "深度学习 Networks", 2021, "anon2021networks"),
         (["Ada Lovelace"], "On a Go", 2022, "lovelace2022"),
         (["Yann LeCun", "Other"], "$\\ell_1$-Regression", 2018, "lecun2018regression"),
+        (["Petar Veličković"], "Graph Attention Networks", 2018, "velickovic2018graph"),
     ])
     def test_cite_key(self, authors, title, year, key):
         p = make(authors=[Author(name=n) for n in authors], title=title, year=year)

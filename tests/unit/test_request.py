@@ -188,14 +188,14 @@ def test_sort_validation(raw):
     invalid("sort", sort=raw)
 
 
-@pytest.mark.parametrize("page, size, offset", [("1", "20", 0), ("3", "50", 100), (" 2 ", "100", 100)])
+@pytest.mark.parametrize("page, size, offset", [("1", "20", 0), ("3", "50", 100), ("02", "100", 100)])
 def test_page_and_offset(page, size, offset):
     req = parse(page=page, page_size=size)
     assert req.offset == offset
     assert req.page == int(page) and req.page_size == int(size)
 
 
-@pytest.mark.parametrize("raw", ["0", "-1", "abc", "1.5", "", "10001"])
+@pytest.mark.parametrize("raw", ["0", "-1", "abc", "1.5", "", "10001", "9" * 5000])
 def test_page_bounds(raw):
     invalid("page", page=raw)
 
@@ -203,6 +203,18 @@ def test_page_bounds(raw):
 @pytest.mark.parametrize("raw", ["0", "101", "-5", "twenty"])
 def test_page_size_bounds(raw):
     invalid("page_size", page_size=raw)
+
+
+# Python's int() takes all of these; the OpenAPI document (type integer) does not.
+@pytest.mark.parametrize("raw", ["1_0", "+1", " 2 ", "2\n", "٢", "１０", "𝟏", "0x1", "1e1", "²"])
+@pytest.mark.parametrize("parameter", ["page", "page_size"])
+def test_integers_are_ascii_digits_only(parameter, raw):
+    assert "digits 0-9" in invalid(parameter, **{parameter: raw}).message
+
+
+@pytest.mark.parametrize("raw", ["٢٠٢١", "２０２１", "2021-٢٠٢٢", "2_021", "+2021"])
+def test_years_are_ascii_digits_only(raw):
+    assert "not a year" in invalid("year", year=raw).message
 
 
 def test_max_page_size_is_configurable():
@@ -222,28 +234,43 @@ def test_the_ten_thousand_window():
 
 
 def test_with_page_resets_cursor():
-    req = parse(True, page="2", search_after=encode_cursor([2020, "id"]))
+    req = parse(True, page="2", search_after=encode_cursor("relevance", [2020, 3, "id"]))
     moved = req.with_page(5)
     assert moved.page == 5 and moved.search_after is None and moved.q == req.q
 
 
 # --- search_after cursors -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("values", [
-    [2020, "iclr-2020-abc"], [12.5, 2021, "x"], [None, 2020, "p"], ["only"], [1, 2, 3, 4], ["ünïcode ✓"],
-])
-def test_cursor_round_trip(values):
-    token = encode_cursor(values)
+# (sort, query text?, sort values of a hit): relevance without text runs in the browse order.
+CURSORS = [
+    ("relevance", True, [12.5, 2020, "iclr-2020-abc"]),
+    ("relevance", True, [3, 2020, "p"]),
+    ("relevance", False, [2020, 15, "ünïcode ✓"]),
+    ("newest", False, [2021, None, "x"]),
+    ("oldest", True, [1999, -9223372036854775808, "x"]),
+    ("citations", True, [42, 2020, "x"]),
+]
+
+
+@pytest.mark.parametrize("sort, text, values", CURSORS)
+def test_cursor_round_trip(sort, text, values):
+    token = encode_cursor(sort, values)
     assert "=" not in token
     assert all(c.isalnum() or c in "-_" for c in token)
-    assert decode_cursor(token) == tuple(values)
+    assert decode_cursor(token, sort, text) == tuple(values)
+    q = "graph" if text else ""
+    assert parse(True, q=q, sort=sort, search_after=token).search_after == tuple(values)
 
 
 def test_search_after_only_when_allowed():
-    token = encode_cursor([2020, "p1"])
+    token = encode_cursor("relevance", [2020, 1, "p1"])
     invalid("search_after", search_after=token)
-    assert parse(True, search_after=token).search_after == (2020, "p1")
+    assert parse(True, search_after=token).search_after == (2020, 1, "p1")
     assert parse(True).search_after is None
+
+
+def _token(value) -> str:
+    return base64.urlsafe_b64encode(json.dumps(value).encode()).decode()
 
 
 @pytest.mark.parametrize("token", [
@@ -255,12 +282,31 @@ def test_search_after_only_when_allowed():
     base64.urlsafe_b64encode(b"null").decode(),
     base64.urlsafe_b64encode(b"\xff\xfe\x00").decode(),
     base64.urlsafe_b64encode(b"not json").decode(),
+    base64.urlsafe_b64encode(b"[" * 100_000).decode(),
     "a",
+    _token([2020, 1, "p1"]),                         # the old, unnamed form
+    _token(["newest", 2020, 1, "p1"]),               # another sort's cursor
+    _token(["relevance", 2020, 1]),                  # too few keys
+    _token(["relevance", 2020, 1, "p", "q"]),        # too many
+    _token(["relevance", "2020", 1, "p"]),           # a string for a year
+    _token(["relevance", 2020.5, 1, "p"]),           # a float for a year
+    _token(["relevance", True, 1, "p"]),             # a boolean
+    _token(["relevance", 2**70, 1, "p"]),            # beyond a long
+    _token(["relevance", 2020, 1, 7]),               # a number for the id
+    _token(["relevance", 2020, 1, ""]),
+    _token(["relevance", 2020, 1, {"script": "x"}]),
+    _token(["relevance", None, 1, "p"]),
 ])
-def test_garbage_cursors_rejected(token):
+def test_forged_cursors_rejected_before_any_search(token):
     with pytest.raises(InvalidRequest) as info:
-        decode_cursor(token)
+        decode_cursor(token, "relevance", False)
     assert info.value.parameter == "search_after"
+    invalid("search_after", allow_search_after=True, search_after=token)
+
+
+def test_a_cursor_of_the_text_order_does_not_fit_the_browse_order():
+    token = encode_cursor("relevance", [12.5, 2020, "p"])
+    assert parse(True, q="graph", search_after=token).search_after == (12.5, 2020, "p")
     invalid("search_after", allow_search_after=True, search_after=token)
 
 
@@ -288,7 +334,7 @@ def test_to_params_round_trip(params):
 
 
 def test_to_params_omits_defaults_and_cursor():
-    req = parse(True, q="x", search_after=encode_cursor([1]))
+    req = parse(True, q="x", search_after=encode_cursor("relevance", [1.0, 2020, "p"]))
     assert req.to_params() == [("q", "x")]
 
 

@@ -22,6 +22,7 @@ import requests
 from services.settings import PROJECT_ROOT, Settings
 
 from .processes import Managed, StackError, wait_until
+from .urls import redact
 
 ES_VERSION = "8.19.21"
 ES_ZIP_SHA512 = (
@@ -70,7 +71,7 @@ class LocalElasticsearch:
         if self.running():
             return False
         if not self.is_local:
-            raise StackError(f"Elasticsearch at {self.settings.es_url} is not reachable "
+            raise StackError(f"Elasticsearch at {redact(self.settings.es_url)} is not reachable "
                              "(only a local 127.0.0.1 node is started by paperlist)")
         if self.process.pid():
             log("Elasticsearch: waiting for the node started earlier")

@@ -1,4 +1,4 @@
-"""Readers for paperlists sources: files (``.json``, ``.json.gz``), folders and http(s) URLs.
+"""The paperlists reader: files (``.json``, ``.json.gz``), folders and http(s) URLs.
 
 A broken file does not sink its neighbours: a JSON array cut or corrupted in the
 middle still yields the records that can be decoded, and each unreadable stretch is
@@ -17,16 +17,18 @@ from urllib.parse import urlsplit
 
 import requests
 
+from services.search import conferences
+
+from . import paperlists_mapping
+from .base import Origin, RawRecord, SourceError, SourceRead
+
 MAX_DOWNLOAD = 512 * 1024 * 1024
 SUFFIXES = (".json", ".json.gz")
 # Where the next record starts after damage: an object opening with a key right after an
 # array comma. A raw ``"`` cannot occur inside a JSON string, and a nested object follows
 # a colon, so this matches neither inside a record nor in a BibTeX field's braces.
 _NEXT_RECORD = re.compile(r'[,\[]\s*(\{\s*")')
-
-
-class SourceError(ValueError):
-    """A source that cannot be used at all (missing path, unreachable URL)."""
+_YEAR_IN_NAME = re.compile(r"(19|20)\d\d")
 
 
 @dataclass
@@ -58,6 +60,44 @@ def expand(sources: Sequence[str]) -> Iterator[str]:
             yield str(path.resolve())
         else:
             raise SourceError(f"{source}: no such file, folder or http(s) URL")
+
+
+class PaperlistsReader:
+    """JSON arrays of paperlists records; conference and year also from the file name."""
+
+    format = "paperlists"
+
+    def accepts(self, source: str) -> bool:
+        return True  # the one format so far; a second reader would look at suffix or content
+
+    def locations(self, source: str) -> Iterator[str]:
+        return expand([source])
+
+    def origin(self, location: str, position: int) -> Origin:
+        return origin_from_path(location, position)
+
+    def read(self, location: str) -> SourceRead:
+        loaded = load(location)
+        origin = self.origin(location, 0)
+        read = SourceRead(location, origin, errors=loaded.errors)
+        read.records = [RawRecord(Origin(location, pos, origin.conference, origin.year, self.format), data)
+                        for pos, data in loaded.records]
+        return read
+
+    key_fields = staticmethod(paperlists_mapping.key_fields)
+    fields = staticmethod(paperlists_mapping.fields)
+
+
+def origin_from_path(source: str, position: int) -> Origin:
+    """``.../nips/nips2018.json.gz`` -> conference ``neurips``, year 2018."""
+    name = source.rstrip("/").rsplit("/", 1)[-1]
+    stem = re.sub(r"\.json(\.gz)?$", "", name, flags=re.IGNORECASE)
+    years = list(_YEAR_IN_NAME.finditer(stem))
+    year = int(years[-1].group(0)) if years else None
+    conf = stem[: years[-1].start()] if years else stem
+    if not conf.strip("-_ ") and "/" in source:
+        conf = source.rstrip("/").rsplit("/", 2)[-2]
+    return Origin(source, position, conferences.canonical_slug(conf) if conf else "", year)
 
 
 def load(location: str, timeout: float = 60.0) -> LoadedSource:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-
 import redis
 
 from services.settings import PROJECT_ROOT, Settings
 
+from .apt import ensure_package
 from .processes import Managed, StackError, wait_until
+from .urls import redact
 
 REDIS_CONF = PROJECT_ROOT / "deploy" / "redis" / "redis.conf"
 
@@ -42,7 +40,7 @@ class LocalRedis:
         if self.running():
             return False
         if not self.is_local:
-            raise StackError(f"Redis at {self.settings.redis_url} is not reachable")
+            raise StackError(f"Redis at {redact(self.settings.redis_url)} is not reachable")
         binary = install_redis(log)
         data = self.settings.run_dir / "redis"
         data.mkdir(parents=True, exist_ok=True)
@@ -57,21 +55,7 @@ class LocalRedis:
 
 
 def install_redis(log=print) -> str:
-    binary = shutil.which("redis-server")
-    if binary:
-        return binary
-    if not shutil.which("apt-get") or os.geteuid() != 0:
-        raise StackError("redis-server is missing: install Debian's redis-server package "
-                         "(apt-get install -y redis-server) or point REDIS_URL at a running Redis")
-    log("Redis: installing Debian's redis-server (once)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for argv in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "redis-server"]):
-        result = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
-        if result.returncode != 0:
-            raise StackError(f"{' '.join(argv)} failed: {result.stderr.strip()[-400:]}")
-    # Debian's package starts a system service; paperlist runs its own instance instead.
-    subprocess.run(["service", "redis-server", "stop"], capture_output=True, check=False)
-    binary = shutil.which("redis-server")
-    if not binary:
-        raise StackError("redis-server is still missing after apt-get install")
-    return binary
+    try:
+        return ensure_package("redis-server", "redis-server", log)
+    except StackError as exc:
+        raise StackError(f"{exc}, or point REDIS_URL at a running Redis") from None

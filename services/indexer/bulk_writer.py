@@ -12,10 +12,15 @@ from elasticsearch import Elasticsearch, helpers
 from services.search.documents import to_document
 from services.search.model import Paper
 
-from .writes import WriteGate, WriteJournal
+from .write_journal import WriteGate, WriteJournal
 
 BULK_CHUNK = 500
 BULK_BYTES = 20 * 1024 * 1024
+READ_ONLY = "cluster_block_exception"  # e.g. the disk's flood-stage watermark made the index read-only
+
+
+class IndexReadOnly(RuntimeError):
+    """Elasticsearch refuses every write to the index: retrying cannot help until an operator acts."""
 
 
 @dataclass
@@ -63,6 +68,9 @@ def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Seq
                 result.indexed += 1
             else:
                 result.failures.append((by_id[info.get("_id")], _reason(info)))
+    blocked = next((reason for _, reason in result.failures if READ_ONLY in reason), None)
+    if blocked:
+        raise IndexReadOnly(blocked)
     return result
 
 

@@ -1,4 +1,4 @@
-"""The local stack behind ``paperlist up`` / ``down``: Elasticsearch, Redis, a worker, the web.
+"""The local stack behind ``paperlist up`` / ``down``: Elasticsearch, Redis, a worker, the web, nginx.
 
 Each piece is reused when it already answers and started (with a pid file in the run
 folder) when it does not; ``down`` stops exactly the processes that have pid files.
@@ -6,9 +6,12 @@ folder) when it does not; ``down`` stops exactly the processes that have pid fil
 
 from __future__ import annotations
 
+import http.client
 import os
+import socket
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import requests
 from celery import Celery
@@ -16,11 +19,13 @@ from celery import Celery
 from services.settings import PROJECT_ROOT, Settings
 
 from .elasticsearch import LocalElasticsearch
+from .nginx import LocalNginx
 from .processes import Managed, StackError, wait_until
 from .redis import LocalRedis
 
 __all__ = ["LocalStack", "StackError"]
 
+GUNICORN_CONF = PROJECT_ROOT / "deploy" / "gunicorn.conf.py"
 Log = Callable[[str], None]
 
 
@@ -32,6 +37,7 @@ class LocalStack:
         self.redis = LocalRedis(settings)
         self.worker = Managed("worker", settings.run_dir)
         self.web = Managed("web", settings.run_dir)
+        self.nginx = LocalNginx(settings)
 
     @property
     def url(self) -> str:
@@ -56,20 +62,25 @@ class LocalStack:
             raise StackError(f"the Celery worker exited at start; see {self.worker.logfile}")
 
     def ensure_web(self) -> None:
-        if self.web.pid() or self._web_answers():
-            return
-        self.log(f"Web: starting gunicorn on {self.url}")
-        argv = [sys.executable, "-m", "gunicorn", "-c", str(PROJECT_ROOT / "deploy" / "gunicorn.conf.py"),
-                "services.web.app:create_app()"]
-        self.web.start(argv, env=self._env(), cwd=PROJECT_ROOT)
-        wait_until(lambda: self._web_answers() or not self.web.pid(), 60, "the web service", self.web.logfile)
+        """gunicorn on a unix socket in the run folder, nginx in front of it on our address."""
+        if not self.nginx.process.pid() and not self.web.pid() and self._web_answers():
+            return  # a web service that we did not start already answers here: reuse it
         if not self.web.pid():
-            raise StackError(f"the web service exited at start; see {self.web.logfile}")
+            self.log(f"Web: starting gunicorn on {self.nginx.upstream}")
+            self.nginx.socket.unlink(missing_ok=True)
+            argv = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), "services.web.app:create_app()"]
+            self.web.start(argv, env=self._env(), cwd=PROJECT_ROOT)
+            wait_until(lambda: _socket_answers(self.nginx.socket) or not self.web.pid(), 60,
+                       "the web service", self.web.logfile)
+            if not self.web.pid():
+                raise StackError(f"the web service exited at start; see {self.web.logfile}")
+        self.nginx.ensure(self.log)
+        wait_until(self._web_answers, 30, f"the web service behind nginx at {self.url}", self.nginx.process.logfile)
 
     def down(self) -> list[str]:
-        """Stop what ``up`` started, web first and stores last; returns their names."""
+        """Stop what ``up`` started, front first and stores last; returns their names."""
         stopped = []
-        for name, managed in (("web", self.web), ("worker", self.worker),
+        for name, managed in (("nginx", self.nginx.process), ("web", self.web), ("worker", self.worker),
                               ("elasticsearch", self.elasticsearch.process), ("redis", self.redis.process)):
             if managed.stop(timeout=60):
                 stopped.append(name)
@@ -85,5 +96,31 @@ class LocalStack:
         env = dict(os.environ)
         env.update({"ES_URL": self.settings.es_url, "REDIS_URL": self.settings.redis_url,
                     "PAPERLIST_INDEX": self.settings.index, "PAPERLIST_QUEUE": self.settings.queue,
-                    "PAPERLIST_HOST": self.settings.host, "PAPERLIST_PORT": str(self.settings.port)})
+                    "PAPERLIST_HOST": self.settings.host, "PAPERLIST_PORT": str(self.settings.port),
+                    "PAPERLIST_WEB_BIND": self.nginx.upstream,
+                    "PAPERLIST_WEB_WORKERS": str(self.settings.web_workers),
+                    "PAPERLIST_WEB_THREADS": str(self.settings.web_threads)})
         return env
+
+
+class _UnixConnection(http.client.HTTPConnection):
+    def __init__(self, path: Path):
+        super().__init__("localhost", timeout=1)
+        self.path = str(path)
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.path)
+
+
+def _socket_answers(path: Path) -> bool:
+    """gunicorn's /healthz straight over its unix socket, before nginx is in front."""
+    conn = _UnixConnection(path)
+    try:
+        conn.request("GET", "/healthz")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()

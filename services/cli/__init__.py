@@ -1,0 +1,22 @@
+"""The ``paperlist`` command: up, down, status, ingest, reindex (one module per command).
+
+Failures an operator can cause or meet (a missing file, Elasticsearch down, no worker)
+end with one ``error:`` line and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import click
+
+from . import ingest, reindex, stack, status
+
+__all__ = ["main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """paperlist: search engine for AI conference papers — operations."""
+
+
+for _command in (stack.up, stack.down, status.status, ingest.ingest, reindex.reindex):
+    main.add_command(_command)

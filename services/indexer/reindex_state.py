@@ -1,0 +1,52 @@
+"""State of the current or last rebuild of an alias, and its lock, kept in Redis.
+
+Shared by the rebuild (which writes it), the request and the status readers.
+"""
+
+from __future__ import annotations
+
+import time
+
+import redis
+
+
+class ReindexError(RuntimeError):
+    """The rebuild cannot start or was abandoned; the alias is untouched."""
+
+
+class ReindexState:
+    """Progress of the current or last rebuild of an alias, in one Redis hash."""
+
+    def __init__(self, client: redis.Redis, alias: str):
+        self.redis = client
+        self.key = f"paperlist:reindex:{alias}"
+        self.lock_key = f"paperlist:lock:reindex:{alias}"
+        self.building_key = f"paperlist:reindex:{alias}:building"
+        self.retired_key = f"paperlist:reindex:{alias}:retired"
+
+    def load(self) -> dict:
+        raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key).items()}
+        for name in ("copied", "total", "replayed"):
+            if name in raw:
+                raw[name] = int(raw[name])
+        if raw and raw.get("phase") not in ("done", "failed", "refused", "rolled back") \
+                and not self.redis.exists(self.lock_key):
+            raw["message"] = ("abandoned: no worker took the request up in time; run `paperlist reindex` again"
+                              if raw.get("phase") == "queued" else
+                              "abandoned: the worker stopped (lock expired); run `paperlist reindex` again")
+            raw["phase"] = "abandoned"
+        return raw
+
+    def save(self, **fields: object) -> None:
+        fields["updated"] = time.time()
+        self.redis.hset(self.key, mapping={k: str(v) for k, v in fields.items()})
+
+    def reset(self, run_id: str, **fields: object) -> None:
+        pipe = self.redis.pipeline()
+        pipe.delete(self.key)
+        pipe.hset(self.key, mapping={"run_id": run_id, "started": time.time(), "updated": time.time(),
+                                     **{k: str(v) for k, v in fields.items()}})
+        pipe.execute()
+
+    def locked(self) -> bool:
+        return bool(self.redis.exists(self.lock_key))

@@ -1,0 +1,109 @@
+"""paperlists fields -> the format-neutral record (see :mod:`.base`).
+
+What is peculiar to paperlists lives here: lists joined with ``;``, authors listed
+twice, one affiliation for the whole paper, ``+`` between one author's affiliations,
+the several fields that may hold the conference or a link.
+"""
+
+from __future__ import annotations
+
+from services.search.model import Author, Links
+
+from ..cleaning import split_list
+from ..links import arxiv_url, doi_url, safe_url
+from .base import Rejected
+
+MAX_AUTHORS = 500
+CONFERENCE_FIELDS = ("conference", "conf", "venue")
+OPENREVIEW = "https://openreview.net"  # relative pdf/supplementary paths point there
+
+
+def key_fields(data: object) -> dict:
+    if not isinstance(data, dict):
+        raise Rejected(f"record is a {type(data).__name__}, not an object")
+    return {"id": data.get("id"), "title": data.get("title"), "year": data.get("year"),
+            "conferences": [data.get(key) for key in CONFERENCE_FIELDS]}
+
+
+def fields(data: object) -> dict:
+    record = key_fields(data)
+    assert isinstance(data, dict)
+    record.update(
+        authors=_authors(data),
+        abstract=_text(data, "abstract"),
+        tldr=_text(data, "tldr"),
+        keywords=split_list(data.get("keywords")),
+        primary_area=_text(data, "primary_area").replace("_", " "),
+        status=_text(data, "status"),
+        track=_text(data, "track"),
+        award=data.get("award"),
+        links=extract_links(data),
+        bibtex=_text(data, "bibtex"),
+        citations=data.get("gs_citation"),
+    )
+    return record
+
+
+def extract_links(record: dict) -> Links:
+    site = safe_url(record.get("site")) or safe_url(record.get("url_paper")) or safe_url(record.get("oa"))
+    openreview = safe_url(record.get("openreview"))
+    if not openreview and "openreview.net" in site:
+        openreview = site
+    supp_field = record.get("supp") or record.get("supplementary_material")
+    return Links(
+        pdf=safe_url(record.get("pdf"), base=OPENREVIEW),
+        site=site,
+        openreview=openreview,
+        code=safe_url(record.get("github")) or safe_url(record.get("code")),
+        project=safe_url(record.get("project")),
+        arxiv=arxiv_url(record.get("arxiv")),
+        doi=doi_url(record.get("doi")),
+        supplementary=safe_url(supp_field, base=OPENREVIEW),
+    )
+
+
+def _text(record: dict, key: str) -> str:
+    value = record.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _authors(record: dict) -> list[Author]:
+    raw = record.get("author")
+    if raw is not None and not isinstance(raw, (str, list)):
+        raise Rejected(f"author is a {type(raw).__name__}, not text")
+    if isinstance(raw, str) and ";" not in raw and "," in raw:
+        raw = raw.replace(",", ";")  # SIGGRAPH-style "A, B, C"
+    names = _undouble(split_list(raw))
+    ids = _undouble(split_list(record.get("authorids")))
+    orcids = split_list(record.get("orcid"))
+    # "+" inside one entry separates several affiliations of the same author.
+    affs = ["; ".join(p.strip() for p in a.split("+") if p.strip()) for a in split_list(record.get("aff"))]
+    if len(affs) == 1 and len(names) > 1:
+        affs = affs * len(names)  # one affiliation given for the whole paper
+    aligned = len(affs) == len(names)
+    authors: list[Author] = []
+    seen: set[str] = set()
+    for i, name in enumerate(names[:MAX_AUTHORS]):
+        if not name or name.casefold() in seen:
+            continue
+        seen.add(name.casefold())
+        author_id = _at(ids, i)
+        authors.append(Author(
+            name=name,
+            affiliation=_at(affs, i) if aligned else "",
+            orcid=_at(orcids, i),
+            author_id="" if "@" in author_id else author_id,  # never publish e-mail addresses
+        ))
+    return authors
+
+
+def _undouble(items: list[str]) -> list[str]:
+    """Some sources list every author twice ("A;B;A;B"); keep one copy so lists align."""
+    half = len(items) // 2
+    if half and len(items) % 2 == 0 and items[:half] == items[half:]:
+        return items[:half]
+    return items
+
+
+def _at(items: list[str], i: int) -> str:
+    return items[i] if i < len(items) else ""

@@ -1,0 +1,78 @@
+"""Static paper embeddings: the shipped artifact loads and behaves like an embedding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from services.search.embedding import ARTIFACT, DIMS, MAX_CHARS, Embedder, paper_text
+
+DIFFUSION = "Denoising diffusion probabilistic models for high-resolution image synthesis."
+DIFFUSION_TOO = "Score-based generative modelling: image generation with diffusion and denoising."
+ROBOTS = "Reinforcement learning of locomotion policies for legged robots with reward shaping."
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder()
+
+
+def test_construction_does_no_work():
+    fresh = Embedder(ARTIFACT.with_name("does-not-exist.npz"))
+    assert fresh._table is None  # nothing read until the first embed
+    with pytest.raises(FileNotFoundError):
+        fresh.embed(["x"])
+
+
+def test_shape_dtype_and_unit_norm(embedder):
+    vectors = embedder.embed([DIFFUSION, ROBOTS, "x"])
+    assert vectors.shape == (3, DIMS) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_deterministic_across_instances(embedder):
+    first = embedder.embed([DIFFUSION, ROBOTS])
+    again = Embedder().embed([ROBOTS, DIFFUSION])
+    np.testing.assert_array_equal(first, again[::-1])
+
+
+def test_batch_equals_single(embedder):
+    batch = embedder.embed([DIFFUSION, "", ROBOTS])
+    np.testing.assert_allclose(batch[2], embedder.embed_one(ROBOTS), atol=1e-6)
+
+
+def test_similar_texts_are_closer_than_unrelated(embedder):
+    a, b, c = embedder.embed([DIFFUSION, DIFFUSION_TOO, ROBOTS])
+    assert a @ b > a @ c + 0.1
+    assert a @ b > b @ c + 0.1
+
+
+def test_empty_and_tokenless_texts_give_zero_vectors(embedder):
+    vectors = embedder.embed(["", "   ", DIFFUSION])
+    assert not np.isnan(vectors).any()
+    assert not vectors[:2].any()
+    assert embedder.embed([]).shape == (0, DIMS)
+
+
+def test_long_query_is_cut_at_max_chars(embedder):
+    words = (DIFFUSION + " " + ROBOTS + " ") * 80
+    assert len(words) > MAX_CHARS + 1000
+    query = embedder.embed_one(words)
+    assert query.shape == (DIMS,) and abs(np.linalg.norm(query) - 1) < 1e-5
+    np.testing.assert_allclose(query, embedder.embed_one(words[:MAX_CHARS]), atol=1e-6)
+
+
+def test_paper_text_is_title_then_abstract():
+    assert paper_text(" A title ", "An abstract. ") == "A title\nAn abstract."
+    assert paper_text("Only title", "") == "Only title"
+    assert len(paper_text("t", "a" * 10 * MAX_CHARS)) == MAX_CHARS
+
+
+def test_paper_embedding_uses_title_and_abstract(embedder):
+    paper = embedder.embed_paper("Diffusion models", DIFFUSION_TOO)
+    np.testing.assert_allclose(paper, embedder.embed_one("Diffusion models\n" + DIFFUSION_TOO), atol=1e-6)
+
+
+def test_artifact_version_names_model_and_dims(embedder):
+    assert embedder.version.startswith(f"minilm-l6-v2-static-{DIMS}d-")
+    assert len(embedder.version.rsplit("-", 1)[1]) == 12  # content digest
