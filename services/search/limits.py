@@ -13,3 +13,4 @@ MAX_FILTER_VALUES = 20     # values per facet parameter (repeats and blanks coun
 MAX_VALUE_CHARS = 300      # characters of one facet value
 SUGGEST_BELOW = 5          # offer "did you mean" when a search finds fewer hits than this
 EXPORT_LIMIT = 1000        # papers in one export
+FEED_ENTRIES = 50          # entries of an Atom feed

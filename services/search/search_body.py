@@ -48,6 +48,14 @@ def base_query(req: SearchRequest, parsed: ParsedQuery) -> dict[str, Any]:
     return {"bool": {"must": [text], "filter": filters}}
 
 
+def result_query(req: SearchRequest) -> dict[str, Any]:
+    """The query whose matches are exactly the hits of ``req``: the base query with every facet
+    filter (the hidden-status default too) applied, for aggregations over the result set."""
+    query = base_query(req, parse(req.q))
+    query["bool"]["filter"].extend(_facet_filters(req).values())
+    return query
+
+
 def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = True,
                  source: list[str] | None = None) -> dict[str, Any]:
     parsed = parse(req.q)

@@ -26,6 +26,7 @@ from .request import SearchRequest
 from .results import SearchResults, shape
 from .search_body import build_search
 from .sorting import BROWSE_SORT, sort_clauses
+from .stats import Trends, VenueYear, aggregate, shape_trends, shape_venue, trends_body, venue_body
 
 log = logging.getLogger(__name__)
 _PROFILE_AGGS = {
@@ -129,6 +130,27 @@ class PaperSearch:
         body.pop("suggest", None)
         resp = self.es.search(index=self.alias, **body)
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
+
+    @_translating
+    def trends(self, req: SearchRequest) -> Trends:
+        """Per-year, per-conference and per-topic counts of exactly the hits of ``req``."""
+        return shape_trends(aggregate(self._send, lambda buckets: trends_body(req, buckets)))
+
+    @_translating
+    def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
+        """Venue statistics of a conference's years (or one year), oldest first; [] when none."""
+        return shape_venue(conference, aggregate(self._send, lambda buckets: venue_body(conference, year, buckets)))
+
+    @_translating
+    def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
+        """A page of the result set with each paper's index time (ISO 8601, when recorded)."""
+        body = build_search(req, facets=False, highlight=False, source=[*SUMMARY_FIELDS, "indexed_at"])
+        body.pop("suggest", None)
+        hits = self._send(body)["hits"]["hits"]
+        return [(from_source(h["_source"]), h["_source"].get("indexed_at")) for h in hits]
+
+    def _send(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self.es.search(index=self.alias, **body).body
 
     @_translating
     def paper(self, paper_id: str) -> Paper | None:

@@ -13,7 +13,7 @@ from .exports import EXPORT_FORMATS
 from .openapi import openapi_document
 from .pages import paper_or_404, search_service
 from .params import search_request
-from .serialize import hit_json, paper_json
+from .serialize import hit_json, paper_json, query_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -32,9 +32,7 @@ def search():
 def results_json(results: SearchResults) -> dict:
     req = results.request
     return {
-        "query": {"q": req.q, "sort": req.sort,
-                  "filters": {facet.name: list(req.selected(facet.name)) for facet in req.facets
-                              if req.selected(facet.name)}},
+        "query": {**query_json(req), "sort": req.sort},
         "total": results.total,
         "page": req.page,
         "page_size": req.page_size,

@@ -22,6 +22,7 @@ from . import (
     api,
     caching,
     errors,
+    feeds,
     metrics,
     pages,
     proxy,
@@ -30,6 +31,7 @@ from . import (
     response_cache,
     result_cache,
     security,
+    stats_api,
 )
 
 STATIC = Path(__file__).parent / "static"
@@ -59,6 +61,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(admin.bp)
+    app.register_blueprint(stats_api.bp)
+    app.register_blueprint(feeds.bp)
     errors.register(app)
     caching.register(app)
     security.register(app)

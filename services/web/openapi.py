@@ -12,13 +12,17 @@ from services.search.limits import (
     MAX_PAPER_ID,
     MAX_QUERY,
     MAX_SUGGEST_PREFIX,
+    MAX_VALUE_CHARS,
     MAX_WINDOW,
+    MAX_YEAR,
+    MIN_YEAR,
 )
 from services.search.model import STATUSES
 from services.search.service import SUGGESTION_KINDS
 from services.search.sorting import SORTS
 
 from .exports import EXPORT_FORMATS
+from .stats_api import STATS_FORMATS
 
 
 def _array_param(name: str, description: str, schema: dict) -> dict:
@@ -111,6 +115,40 @@ SUGGESTIONS = {"type": "object", "required": ["q", "suggestions"], "properties":
         "text": {"type": "string"}, "url": {"type": "string"}}}}}}
 
 
+COUNT = {"type": "integer", "minimum": 0}
+YEAR_COUNT = {"type": "object", "required": ["year", "count"],
+              "properties": {"year": {"type": "integer"}, "count": COUNT}}
+STATS = {"type": "object", "required": ["total", "by_year", "by_conference_year", "by_topic_year"], "properties": {
+    "query": {"type": "object"},
+    "total": COUNT,
+    "by_year": {"type": "array", "items": YEAR_COUNT,
+                "description": "Papers per year; the counts sum to total."},
+    "by_conference_year": {"type": "array", "description": "Papers per conference and year; the counts sum to total.",
+                           "items": {"type": "object", "required": ["conference", "year", "count"], "properties": {
+                               "conference": {"type": "string"}, **YEAR_COUNT["properties"]}}},
+    "by_topic_year": {"type": "array", "description": "Papers per topic and year; a paper counts once per topic.",
+                      "items": {"type": "object", "required": ["topic", "year", "count"], "properties": {
+                          "topic": {"type": "string"}, **YEAR_COUNT["properties"]}}},
+}}
+_VENUE_COUNTS = ("papers", "accepted", "oral", "spotlight", "poster", "rejected", "withdrawn", "decided",
+                 "other_programmes")
+VENUE = {"type": "object", "required": ["conference", "year", "papers", "by_status", "acceptance_rate",
+                                        "submissions", "accepted"], "properties": {
+    "conference": {"type": "string"}, "conference_name": {"type": "string"}, "year": {"type": "integer"},
+    **{name: COUNT for name in _VENUE_COUNTS},
+    "by_status": {"type": "object", "additionalProperties": COUNT,
+                  "description": "Records per raw status as the source names them (rejected and withdrawn included)."},
+    "by_outcome": {"type": "object", "additionalProperties": COUNT,
+                   "description": "Records per outcome as the catalogue reads the raw statuses."},
+    "rejections_listed": {"type": "boolean"},
+    "submissions": {"type": ["integer", "null"], "minimum": 0,
+                    "description": "Main-track submissions; null when the source lists no rejections."},
+    "acceptance_rate": {"type": ["number", "null"], "minimum": 0, "maximum": 1,
+                        "description": "Accepted / decided main-track submissions; null when the source lists "
+                                       "no rejections."},
+}}
+
+
 def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = None) -> dict:
     out: dict = {}
     if ok_schema:
@@ -119,7 +157,7 @@ def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = Non
     elif ok_content:
         out["200"] = {"description": "OK", "content": ok_content}
     for status in (400, *extra, 429, 503):
-        out[str(status)] = {"description": {400: "Bad parameter", 404: "Unknown paper", 401: "Unauthorized",
+        out[str(status)] = {"description": {400: "Bad parameter", 404: "Not found", 401: "Unauthorized",
                                             409: "A reindex is already running",
                                             429: "Past the client's rate limit (error code rate_limited)",
                                             503: "Search unavailable"}[status],
@@ -167,6 +205,21 @@ def openapi_document() -> dict:
                     "application/x-bibtex": {"schema": {"type": "string"}},
                     "text/csv": {"schema": {"type": "string"}},
                     "application/json": {"schema": {"type": "object"}}})}},
+            "/api/v1/stats": {"get": {
+                "summary": "Papers per year, conference and topic of a search's result set", "operationId": "stats",
+                "parameters": [*SEARCH_PARAMS[:-2], {"name": "format", "in": "query", "required": False,
+                                                    "schema": {"type": "string", "enum": list(STATS_FORMATS)}}],
+                "responses": _responses(None, ok_content={
+                    "application/json": {"schema": {"$ref": "#/components/schemas/Stats"}},
+                    "text/csv": {"schema": {"type": "string"}}})}},
+            "/api/v1/venues/{slug}/{year}": {"get": {
+                "summary": "Venue statistics of a conference-year: records by status, acceptance rate",
+                "operationId": "venue",
+                "parameters": [{"name": "slug", "in": "path", "required": True,
+                                "schema": {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS}},
+                               {"name": "year", "in": "path", "required": True,
+                                "schema": {"type": "integer", "minimum": MIN_YEAR, "maximum": MAX_YEAR}}],
+                "responses": _responses("Venue", 404)}},
             "/api/v1/admin/reindex": {"post": {
                 "summary": "Start a zero-downtime rebuild", "operationId": "startReindex",
                 "security": [{"bearer": []}],
@@ -179,7 +232,8 @@ def openapi_document() -> dict:
         "components": {
             "schemas": {"Error": ERROR, "Links": LINKS, "Topic": TOPIC, "Author": AUTHOR,
                         "PaperSummary": PAPER_SUMMARY, "Hit": HIT, "Paper": PAPER, "FacetValue": FACET_VALUE,
-                        "SearchResponse": SEARCH_RESPONSE, "Suggestions": SUGGESTIONS},
+                        "SearchResponse": SEARCH_RESPONSE, "Suggestions": SUGGESTIONS, "Stats": STATS,
+                        "Venue": VENUE},
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
     }

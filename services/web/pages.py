@@ -12,6 +12,7 @@ from services.search.model import Paper
 from services.search.request import SearchRequest
 from services.search.service import PaperSearch
 
+from . import trends
 from .params import search_request
 
 bp = Blueprint("pages", __name__)
@@ -51,7 +52,7 @@ def toggle(req: SearchRequest, facet: str, value: str) -> str:
 
 def _render_results(template: str, req: SearchRequest, **context):
     results = search_service().search(req)
-    context.update(results=results, req=req)
+    context.update(results=results, req=req, trends=trends.trends_view(req, results.total))
     if request.args.get("partial") == "1":
         return jsonify(results=render_template("_results.html", **context),
                        facets=render_template("_facets.html", **context),
@@ -85,7 +86,7 @@ def conference(slug: str):
         abort(404, description=f"No papers from a conference '{slug[:60]}'.")
     req = search_request(conference=[slug])
     return _render_results("search.html", req, heading=summary.name, conference=summary,
-                           subtitle=conferences.lookup(slug).full_name)
+                           subtitle=conferences.lookup(slug).full_name, **trends.venue_context(slug))
 
 
 @bp.get("/conferences/<slug>/<int:year>")
@@ -95,7 +96,8 @@ def conference_year(slug: str, year: int):
     if not summary or year not in dict(summary.years):
         abort(404, description=f"No papers from {conferences.label(slug)} {year}.")
     req = search_request(conference=[slug], year=[str(year)])
-    return _render_results("search.html", req, heading=f"{summary.name} {year}", conference=summary)
+    return _render_results("search.html", req, heading=f"{summary.name} {year}", conference=summary,
+                           **trends.venue_context(slug, year))
 
 
 @bp.get("/topics/<slug>")

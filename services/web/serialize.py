@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from services.search import bibtex, taxonomy
 from services.search.model import Paper
+from services.search.request import SearchRequest
 from services.search.results import Hit
 
 from .urls import absolute_url
@@ -42,3 +43,9 @@ def hit_json(hit: Hit) -> dict:
     data = paper_json(hit.paper)
     data["highlight"] = {"title": hit.title_html or None, "abstract": hit.snippet_html or None}
     return data
+
+
+def query_json(req: SearchRequest) -> dict:
+    """The query and filters an answer is about, in their URL form."""
+    return {"q": req.q, "filters": {facet.name: list(req.selected(facet.name)) for facet in req.facets
+                                    if req.selected(facet.name)}}

@@ -54,9 +54,13 @@ class Catalogue:
     def outcome(self, conference: str, raw: str) -> Outcome:
         """Decided/accepted/tier of a raw status at a venue (canonical slug); unlisted
         statuses and venues are read through the facet rules."""
+        return self.statuses.outcomes[self.outcome_name(conference, raw)]
+
+    def outcome_name(self, conference: str, raw: str) -> str:
+        """The name of that outcome (a key of statuses.toml's ``[outcomes]``)."""
         venue = self._venues.get(conference)
         name = venue.outcome_name(raw) if venue else None
-        return self.statuses.outcomes[name or self.statuses.facet_status(raw.strip())]
+        return name or self.statuses.facet_status(raw.strip())
 
 
 def load_catalogue(directory: Path | Traversable | None = None) -> Catalogue:

@@ -1,0 +1,139 @@
+"""Venue statistics agree with the counts of the source files.
+
+The expected numbers are read from the files themselves (records by raw status, read
+through the catalogue), minus what the ingest rejected (its rejects file names each
+record by source and position). The sample's ICLR years run in CI; with the full corpus
+next to the checkout, a slow test does ICLR 2018-2025.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE, corpus_dir, drop_alias, run_ingest
+from services.indexer.cleaning import clean_text
+from services.search.catalogue import catalogue
+from services.settings import load_settings
+from services.web.app import create_app
+
+pytestmark = pytest.mark.integration
+
+FULL_YEARS = range(2018, 2026)
+
+
+def _records(path: Path) -> list:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _rejected(summary) -> set[tuple[str, int]]:
+    if not summary.rejects_path:
+        return set()
+    with open(summary.rejects_path, encoding="utf-8") as fh:
+        return {(entry["source"], entry["position"]) for entry in map(json.loads, fh)}
+
+
+def expected(files: list[Path], rejected: set[tuple[str, int]]) -> dict[int, dict]:
+    """Per year (from the file name): records by raw status and the catalogue's reading of them."""
+    out = {}
+    cat = catalogue()
+    for path in files:
+        year = int(path.name.split(".")[0].removeprefix("iclr"))
+        statuses = Counter(clean_text(r.get("status") or "") for position, r in enumerate(_records(path))
+                           if (str(path), position) not in rejected)
+        numbers = Counter()
+        for raw, n in statuses.items():
+            outcome = cat.outcome("iclr", raw)
+            if not outcome.main:
+                continue
+            numbers["submissions"] += n
+            numbers["accepted"] += n * outcome.accepted
+            numbers["rejected"] += n * (outcome.decided and not outcome.accepted)
+            numbers["decided"] += n * outcome.decided
+            for tier in ("oral", "spotlight", "poster"):
+                numbers[tier] += n * (outcome.accepted and outcome.tier == tier)
+        out[year] = {"papers": sum(statuses.values()),
+                     "by_status": {raw or "(none)": n for raw, n in statuses.items()}, **numbers}
+    return out
+
+
+def _ingest_and_compare(settings, celery_app, es, redis_client, files, tmp_path):
+    alias = f"test-venues-{uuid.uuid4().hex[:8]}"
+    try:
+        summary = run_ingest(settings, celery_app, es, redis_client, files, alias, rejects_dir=tmp_path)
+        want = expected(files, _rejected(summary))
+        assert sum(w["papers"] for w in want.values()) == summary.indexed
+        client = create_app(load_settings(ES_URL=settings.es_url, PAPERLIST_INDEX=alias)).test_client()
+        for year, numbers in want.items():
+            resp = client.get(f"/api/v1/venues/iclr/{year}")
+            assert resp.status_code == 200, (year, resp.get_json())
+            got = resp.get_json()
+            assert got["papers"] == numbers["papers"], year
+            assert got["by_status"] == numbers["by_status"], year
+            for name in ("accepted", "rejected", "decided", "oral", "spotlight", "poster"):
+                assert got[name] == numbers[name], (year, name)
+            if numbers["rejected"]:
+                assert got["submissions"] == numbers["submissions"], year
+                assert got["acceptance_rate"] == round(numbers["accepted"] / numbers["decided"], 4), year
+            else:  # an accepted-only list: no submissions, no (fake 100%) rate
+                assert got["submissions"] is None and got["acceptance_rate"] is None, year
+                assert got["rejections_listed"] is False
+        return want
+    finally:
+        drop_alias(es, alias)
+
+
+def test_iclr_venue_statistics_match_the_sample_files(settings, celery_app, es, redis_client, worker, tmp_path):
+    files = sorted((SAMPLE / "iclr").glob("iclr*.json*"))
+    assert files
+    want = _ingest_and_compare(settings, celery_app, es, redis_client, files, tmp_path)
+    assert any(w["rejected"] for w in want.values()) and any(not w["rejected"] for w in want.values())
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_iclr_2018_2025_venue_statistics_match_the_full_corpus(settings, celery_app, es, redis_client, worker,
+                                                                tmp_path):
+    corpus = corpus_dir()
+    if corpus is None:
+        pytest.skip("the full corpus (PAPERLIST_CORPUS) is not next to this checkout")
+    files = [corpus / "iclr" / f"iclr{year}.json" for year in FULL_YEARS]
+    files = [f if f.exists() else f.with_suffix(".json.gz") for f in files]
+    want = _ingest_and_compare(settings, celery_app, es, redis_client, files, tmp_path)
+    assert set(want) == set(FULL_YEARS)
+    assert all(w["rejected"] for w in want.values())  # ICLR lists its rejections every year
+
+
+def test_venue_pages_show_the_numbers(client):
+    """The sample's ICLR 2018 lists rejections; its 2014 list holds only accepted posters."""
+    page = client.get("/conferences/iclr/2018").get_data(as_text=True)
+    data = client.get("/api/v1/venues/iclr/2018").get_json()
+    assert data["rejections_listed"] and 0 < data["acceptance_rate"] < 1
+    assert 'id="venue-heading">Venue statistics' in page
+    assert f"{data['acceptance_rate']:.1%}" in page
+    accepted_only = client.get("/conferences/iclr/2014").get_data(as_text=True)
+    assert "The source lists no rejections" in accepted_only
+    assert client.get("/api/v1/venues/iclr/2014").get_json()["acceptance_rate"] is None
+    across = client.get("/conferences/iclr").get_data(as_text=True)
+    assert 'id="venue-years"' in across and 'role="img"' in across
+    assert 'href="/conferences/iclr/2018"' in across and ">n/a<" in across
+
+
+@pytest.mark.parametrize("path", ["/api/v1/venues/iclr/1999", "/api/v1/venues/nosuchconf/2018",
+                                  "/api/v1/venues/!!!/2018"])
+def test_unknown_conference_year_is_a_json_404(client, path):
+    resp = client.get(path)
+    assert resp.status_code == 404 and resp.get_json()["error"]["code"] == "not_found"
+
+
+def test_alias_slug_is_the_canonical_venue(client):
+    nips = client.get("/api/v1/venues/nips/2018")
+    assert nips.status_code == 200 and nips.get_json()["conference"] == "neurips"
+    assert nips.get_json() == client.get("/api/v1/venues/NeurIPS/2018").get_json()

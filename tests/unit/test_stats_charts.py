@@ -1,0 +1,91 @@
+"""Venue arithmetic, trend bodies and chart geometry, without Elasticsearch."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.search.request import parse_request
+from services.search.search_body import build_search, result_query
+from services.search.stats import left_out, shape_trends, trends_body, venue_year
+from services.web import charts
+
+
+def test_venue_year_reads_raw_statuses_through_the_catalogue():
+    v = venue_year("iclr", 2018, {"Poster": 22, "Oral": 2, "Reject": 27, "Workshop": 7, "Withdraw": 4,
+                                  "Active": 2, "": 1})
+    assert (v.papers, v.accepted, v.oral, v.poster, v.spotlight) == (65, 24, 2, 22, 0)
+    assert (v.rejected, v.decided, v.withdrawn, v.other_programmes) == (27, 51, 4, 7)
+    assert v.rejections_listed and v.submissions == 58  # workshop papers are not main-track submissions
+    assert v.acceptance_rate == round(24 / 51, 4)
+    assert v.by_status["(none)"] == 1 and list(v.by_status)[0] == "Reject"  # most first
+    assert v.by_outcome["workshop"] == 7 and v.by_outcome["reject"] == 27
+
+
+def test_accepted_only_lists_have_no_rate_and_no_submissions():
+    v = venue_year("cvpr", 2019, {"Poster": 900, "Oral": 100})
+    assert v.accepted == 1000 and v.rejected == 0
+    assert v.acceptance_rate is None and v.submissions is None and not v.rejections_listed
+
+
+def test_desk_rejects_count_as_decided_rejections_and_unknown_venues_use_the_facet_rules():
+    v = venue_year("iclr", 2024, {"Accept (poster)": 3, "Desk Reject": 1, "Reject": 1})
+    assert (v.accepted, v.rejected, v.poster) == (3, 2, 3)
+    odd = venue_year("somewhere", 2020, {"Accepted Oral": 1, "Rejected": 3})
+    assert (odd.accepted, odd.oral, odd.rejected, odd.acceptance_rate) == (1, 1, 3, 0.25)
+
+
+def test_trends_count_the_hits_query_and_every_facet_filter():
+    req = parse_request({"q": ["graph"], "conference": ["iclr"], "year": ["2018-2020"]})
+    search = build_search(req)
+    query = result_query(req)
+    assert query["bool"]["must"] == search["query"]["bool"]["must"]
+    assert query["bool"]["filter"] == search["query"]["bool"]["filter"] + search["post_filter"]["bool"]["filter"]
+    hidden = result_query(parse_request({}))  # rejected and withdrawn are left out unless asked for
+    assert {"bool": {"must_not": [{"terms": {"status": ["reject", "withdrawn"]}}]}} in hidden["bool"]["filter"]
+    body = trends_body(req, buckets=7)
+    assert body["size"] == 0 and body["track_total_hits"] is True
+    assert body["aggs"]["conferences"]["terms"]["size"] == 7
+
+
+def test_left_out_finds_dropped_buckets_at_any_depth():
+    assert not left_out({"a": {"sum_other_doc_count": 0, "buckets": [{"b": {"sum_other_doc_count": 0}}]}})
+    assert left_out({"a": {"sum_other_doc_count": 0, "buckets": [{"b": {"sum_other_doc_count": 3}}]}})
+
+
+def test_shape_trends_rows_are_sorted_by_year_then_key():
+    year = lambda *pairs: {"buckets": [{"key": float(y), "doc_count": n} for y, n in pairs]}  # noqa: E731
+    resp = {"hits": {"total": {"value": 5}}, "aggregations": {
+        "years": year((2019, 2), (2020, 3)),
+        "conferences": {"buckets": [{"key": "icml", "doc_count": 3, "years": year((2020, 3))},
+                                    {"key": "iclr", "doc_count": 2, "years": year((2019, 2))}]},
+        "topics": {"buckets": [{"key": "rl", "doc_count": 1, "years": year((2020, 1))}]}}}
+    t = shape_trends(resp)
+    assert t.by_year == ((2019, 2), (2020, 3))
+    assert t.by_conference_year == (("iclr", 2019, 2), ("icml", 2020, 3))
+    assert t.years == (2019, 2020)
+
+
+@pytest.mark.parametrize("top,step", [(0, 1), (3, 1), (7, 2), (10, 5), (1261, 500), (99_999, 50_000)])
+def test_nice_step(top, step):
+    assert charts.nice_step(top) == step
+
+
+def test_stacked_bars_stack_to_the_year_total_and_link_each_segment():
+    counts = {("iclr", 2019): 10, ("icml", 2019): 30, ("iclr", 2020): 40}
+    chart = charts.stacked_years(counts, ["iclr", "icml"], str.upper, lambda c, y: f"/c/{c}/{y}",
+                                 lambda y: f"/y/{y}", label="x")
+    assert [m.href for m in chart.marks] == ["/c/iclr/2019", "/c/icml/2019", "/c/iclr/2020"]
+    bottom = chart.grid[0][0]
+    per_unit = chart.marks[0].height / 10
+    assert chart.marks[1].height == pytest.approx(30 * per_unit, abs=0.02)
+    assert chart.marks[1].y == pytest.approx(bottom - 40 * per_unit, abs=0.05)  # stacked on the first
+    assert chart.marks[2].height == pytest.approx(40 * per_unit, abs=0.02)
+    assert [t.href for t in chart.texts] == ["/y/2019", "/y/2020"]
+    assert "2019" in chart.description and "40" in chart.description
+
+
+def test_acceptance_chart_says_n_a_without_rejections():
+    chart = charts.accepted_vs_submitted([(2018, 300, 1000, 0.3), (2019, 500, None, None)], lambda y: f"/{y}",
+                                         label="x")
+    assert [t.text for t in chart.texts if not t.href] == ["30%", "n/a"]
+    assert len(chart.marks) == 3  # no submissions bar where they are unknown
