@@ -11,9 +11,9 @@ from flask import Flask, url_for
 from flask_cors import CORS
 
 from services.search import conferences, taxonomy
-from services.search.client import make_client, quiet_client_logs
+from services.search.client import make_web_client, quiet_client_logs
 from services.search.limits import MAX_QUERY
-from services.search.service import PaperSearch
+from services.search.service import Deadlines, PaperSearch, search_breaker
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
@@ -32,8 +32,10 @@ def create_app(settings: Settings | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
     )
     app.json.sort_keys = False
-    es = make_client(settings, request_timeout=settings.es_timeout, max_retries=1)
-    app.extensions["paperlist.search"] = PaperSearch(es, settings.index)
+    app.extensions["paperlist.search"] = PaperSearch(
+        make_web_client(settings), settings.index,
+        deadlines=Deadlines(search=settings.search_budget, ready=settings.ready_budget),
+        breaker=search_breaker(settings.breaker_failures, settings.breaker_cooldown))
     app.extensions["paperlist.celery"] = Celery("paperlist-web", broker=settings.redis_url,
                                                 backend=settings.redis_url)
     CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True)
