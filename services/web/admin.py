@@ -14,6 +14,8 @@ from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from services.search.errors import InvalidRequest
 
+from .redis_guard import redis_guard
+
 bp = Blueprint("admin", __name__, url_prefix="/api/v1/admin")
 
 ANSWER_TIMEOUT = 10
@@ -34,6 +36,8 @@ def authenticate():
         resp.status_code = 401
         resp.headers["WWW-Authenticate"] = 'Bearer realm="paperlist-admin"'
         return resp
+    # Every admin call goes through Redis (the broker): a dead one is a fast 503, not a 500.
+    redis_guard().ping()
 
 
 @bp.post("/reindex")
@@ -45,11 +49,12 @@ def start_reindex():
     if not isinstance(from_sources, bool):
         raise InvalidRequest("from_sources", "must be true or false")
     settings = current_app.config["SETTINGS"]
-    pending = _celery().send_task("paperlist.request_reindex", kwargs={"alias": settings.index,
-                                                                      "from_sources": from_sources},
-                                  queue=settings.queue)
     try:
-        answer = pending.get(timeout=ANSWER_TIMEOUT)
+        with redis_guard().guarded():
+            pending = _celery().send_task("paperlist.request_reindex",
+                                          kwargs={"alias": settings.index, "from_sources": from_sources},
+                                          queue=settings.queue)
+            answer = pending.get(timeout=ANSWER_TIMEOUT)
     except CeleryTimeout:
         answer = {"status": "pending", "task_id": pending.id}
     if answer.get("status") == "refused":
@@ -65,18 +70,20 @@ def start_reindex():
 @bp.get("/reindex")
 def reindex_state():
     settings = current_app.config["SETTINGS"]
-    pending = _celery().send_task("paperlist.reindex_status", kwargs={"alias": settings.index},
-                                  queue=settings.queue)
     try:
-        return jsonify(pending.get(timeout=ANSWER_TIMEOUT) or {"phase": "none"})
+        with redis_guard().guarded():
+            pending = _celery().send_task("paperlist.reindex_status", kwargs={"alias": settings.index},
+                                          queue=settings.queue)
+            return jsonify(pending.get(timeout=ANSWER_TIMEOUT) or {"phase": "none"})
     except CeleryTimeout:
         abort(503, description="no indexer worker answered; is one running?")
 
 
 @bp.get("/tasks/<task_id>")
 def task(task_id: str):
-    result = _celery().AsyncResult(task_id[:64])
-    payload = {"task_id": result.id, "state": result.state}
-    if result.ready():
-        payload["result"] = result.result if result.successful() else str(result.result)
+    with redis_guard().guarded():
+        result = _celery().AsyncResult(task_id[:64])
+        payload = {"task_id": result.id, "state": result.state}
+        if result.ready():
+            payload["result"] = result.result if result.successful() else str(result.result)
     return jsonify(payload)

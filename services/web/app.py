@@ -17,7 +17,7 @@ from services.search.service import Deadlines, PaperSearch, search_breaker
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import admin, api, caching, errors, pages
+from . import admin, api, caching, errors, pages, redis_guard
 
 STATIC = Path(__file__).parent / "static"
 
@@ -36,8 +36,10 @@ def create_app(settings: Settings | None = None) -> Flask:
         make_web_client(settings), settings.index,
         deadlines=Deadlines(search=settings.search_budget, ready=settings.ready_budget),
         breaker=search_breaker(settings.breaker_failures, settings.breaker_cooldown))
-    app.extensions["paperlist.celery"] = Celery("paperlist-web", broker=settings.redis_url,
-                                                backend=settings.redis_url)
+    celery = Celery("paperlist-web", broker=settings.redis_url, backend=settings.redis_url)
+    celery.conf.update(redis_guard.celery_timeouts())
+    app.extensions["paperlist.celery"] = celery
+    redis_guard.install(app, settings)
     CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
