@@ -9,8 +9,10 @@ import functools
 import logging
 import math
 import re
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -64,9 +66,25 @@ def translated() -> Iterator[None]:
 T = TypeVar("T")
 
 
+class BudgetSpent(SearchUnavailable):
+    """The request's time budget ran out before this call (earlier calls or the host were slow)."""
+
+
+# When the current request must have its answer (time.monotonic()); set per request by the web.
+_DEADLINE: ContextVar[float | None] = ContextVar("paperlist_search_deadline", default=None)
+# Seconds of a request's budget kept for work after the last Elasticsearch call (rendering).
+RENDER_RESERVE = 0.25
+MIN_CALL = 0.05
+
+
+def start_deadline(seconds: float) -> None:
+    """Every search-layer call of the current request (thread or context) shares ``seconds``."""
+    _DEADLINE.set(time.monotonic() + seconds)
+
+
 def counts_as_outage(exc: BaseException) -> bool:
     """What opens the breaker: no answer in time, or an overloaded cluster (not a missing alias)."""
-    return isinstance(exc, SearchUnavailable) and not isinstance(exc, IndexMissing)
+    return isinstance(exc, SearchUnavailable) and not isinstance(exc, (IndexMissing, BudgetSpent))
 
 
 def search_breaker(failures: int = 3, cooldown: float = 2.0) -> CircuitBreaker:
@@ -96,8 +114,9 @@ def _translating(method: Callable[..., T]) -> Callable[..., T]:
 class Deadlines:
     """Time budgets (seconds) of one web request; each Elasticsearch call gets a share.
 
-    The client deadline leaves room to render the answer; the server-side ``timeout``
-    (half the budget) makes Elasticsearch return what it has rather than keep searching.
+    One call may use 3/4 of the budget, all calls of a request together the budget less
+    RENDER_RESERVE (see :func:`start_deadline`); a search also tells Elasticsearch to stop
+    at half its deadline and answer with what it has (server-side ``timeout``).
     """
 
     search: float = 2.0
@@ -111,9 +130,15 @@ class Deadlines:
     def ready_call(self) -> float:
         return self.ready * 0.75
 
-    @property
-    def server(self) -> str:
-        return f"{max(1, int(self.search * 500))}ms"
+    def left(self, per_call: float) -> float:
+        """This call's client deadline: its share, cut to what the request has left."""
+        end = _DEADLINE.get()
+        if end is None:
+            return per_call
+        left = end - time.monotonic() - RENDER_RESERVE
+        if left < MIN_CALL:
+            raise BudgetSpent("the request's time budget is spent")
+        return min(per_call, left)
 
 
 SUGGESTION_KINDS = ("title", "author", "topic", "conference")
@@ -164,14 +189,19 @@ class PaperSearch:
         self.alias = alias
         self.deadlines = deadlines
         self.breaker = breaker
-        # Without deadlines (tools, tests) the client's own timeout applies.
-        self._es = es.options(request_timeout=deadlines.call) if deadlines else es
-        self._ready_es = es.options(request_timeout=deadlines.ready_call) if deadlines else es
+
+    @property
+    def _es(self) -> Elasticsearch:
+        """The client with this call's deadline (without deadlines, as tools use it, the client's own)."""
+        return self.es.options(request_timeout=self.deadlines.left(self.deadlines.call)) if self.deadlines else self.es
 
     def _search(self, **kwargs: Any) -> Any:
-        if self.deadlines:
-            kwargs.setdefault("timeout", self.deadlines.server)
-        return self._es.search(index=self.alias, **kwargs)
+        if not self.deadlines:
+            return self.es.search(index=self.alias, **kwargs)
+        timeout = self.deadlines.left(self.deadlines.call)
+        # Server side: stop collecting at half the client deadline and answer with what it has.
+        kwargs.setdefault("timeout", f"{max(1, int(timeout * 500))}ms")
+        return self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
 
     @_translating
     def search(self, req: SearchRequest) -> SearchResults:
@@ -289,7 +319,8 @@ class PaperSearch:
 
     @_translating
     def ready(self) -> bool:
-        return bool(self._ready_es.indices.exists_alias(name=self.alias))
+        es = self.es.options(request_timeout=self.deadlines.left(self.deadlines.ready_call)) if self.deadlines else self.es
+        return bool(es.indices.exists_alias(name=self.alias))
 
 
 def _author_affiliations(name: str, papers: list[Paper]) -> list[tuple[str, int]]:

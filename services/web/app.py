@@ -7,13 +7,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from celery import Celery
-from flask import Flask, url_for
+from flask import Flask, request, url_for
 from flask_cors import CORS
 
 from services.search import conferences, taxonomy
 from services.search.client import make_web_client, quiet_client_logs
 from services.search.limits import MAX_QUERY
-from services.search.service import Deadlines, PaperSearch, search_breaker
+from services.search.service import Deadlines, PaperSearch, search_breaker, start_deadline
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
@@ -45,6 +45,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(admin.bp)
     errors.register(app)
+
+    @app.before_request
+    def _time_budget() -> None:
+        # Every search-layer call of this request shares one budget (see services.search.service).
+        start_deadline(settings.ready_budget if request.path == "/readyz" else settings.search_budget)
+
     caching.register(app)
     # What every template may use, instead of modules passed into each render_template.
     app.jinja_env.globals.update(static_url=static_url, url=pages.url_with, toggle=pages.toggle,
