@@ -31,11 +31,16 @@ import pytest
 import redis as redis_lib
 from elasticsearch import Elasticsearch, helpers
 
+from services.indexer.normalise import Rejected, normalise, origin_from_path
+from services.indexer.sources import expand, load
 from services.ops.elasticsearch import ES_VERSION, LocalElasticsearch, healthy
 from services.search import indices
+from services.search.documents import to_document
 from services.settings import PROJECT_ROOT, load_settings
+
 from services.web.app import create_app
 
+SAMPLE = PROJECT_ROOT / "data" / "sample"
 SEARCH_BUDGET = 2.0
 READY_BUDGET = 1.0
 RECOVERY = 5.0  # seconds after the backend is back until full service
@@ -186,18 +191,30 @@ def private_redis():
     holder["proc"].wait()
 
 
+def _sample_documents(index: str):
+    """The bundled sample, read and normalised by the indexer's own code (no shared services)."""
+    seen = set()
+    for location in expand([str(SAMPLE)]):
+        for position, record in load(location).records:
+            try:
+                paper = normalise(record, origin_from_path(location, position))
+            except Rejected:
+                continue
+            if paper.paper_id not in seen:
+                seen.add(paper.paper_id)
+                yield {"_index": index, "_id": paper.paper_id, "_source": to_document(paper)}
+
+
 @pytest.fixture(scope="module")
-def private_node(es, sample_alias, private_redis):
-    """The private node with a copy of the ingested sample (same mapping, same documents)."""
+def private_node(private_redis):
+    """The private node holding the sample under its own alias (the real mapping)."""
     node = PrivateNode(private_redis["url"])
     try:
         node.start()
         target = Elasticsearch(node.settings.es_url, request_timeout=120)
         alias = node.settings.index
         index = indices.ensure_alias(target, alias, shards=1, replicas=0)
-        docs = ({"_index": index, "_id": hit["_id"], "_source": hit["_source"]}
-                for hit in helpers.scan(es, index=sample_alias, size=500))
-        helpers.bulk(target, docs, chunk_size=500, refresh=True)
+        helpers.bulk(target, _sample_documents(index), chunk_size=500, refresh=True)
         assert target.count(index=alias)["count"] > 4000
         yield node
     finally:
