@@ -37,7 +37,6 @@ from services.ops.elasticsearch import ES_VERSION, LocalElasticsearch, healthy
 from services.search import indices
 from services.search.documents import to_document
 from services.settings import PROJECT_ROOT, load_settings
-
 from services.web.app import create_app
 
 SAMPLE = PROJECT_ROOT / "data" / "sample"
