@@ -298,7 +298,12 @@ def fault_app(private_node):
 @pytest.fixture(scope="module")
 def load_paths(fault_app):
     client = fault_app.test_client()
-    ids = [h["id"] for h in client.get("/api/v1/search?q=learning&page_size=5").get_json()["hits"]]
+    deadline = time.monotonic() + 120
+    resp = client.get("/api/v1/search?q=learning&page_size=5")
+    while resp.status_code != 200 and time.monotonic() < deadline:  # a cold node may miss the budget
+        time.sleep(1)
+        resp = client.get("/api/v1/search?q=learning&page_size=5")
+    ids = [h["id"] for h in resp.get_json()["hits"]]
     assert ids
     return ["/api/v1/search?q=learning", "/search?q=graph+neural", f"/papers/{ids[0]}",
             "/api/v1/suggest?q=gra", "/readyz", f"/api/v1/papers/{ids[1]}", "/api/v1/search?q=diffusion&page=2"]
