@@ -111,11 +111,15 @@ def test_api_conforms_to_its_openapi_document(case, live_server, cursors):
     case.validate_response(response)
 
 
-def test_stateful_sequences_conform(live_server):
-    """Chained calls (inferred links: a paper id from one answer into the next call), both modes."""
+def test_stateful_sequences_conform(live_server, cursors):
+    """Chained calls over the document's links (a search's first hit into paper and similar,
+    its cursor into the next page), valid and invalid requests."""
     base = schema.as_state_machine()
 
     class Workflow(base):  # type: ignore[misc, valid-type]
+        def before_call(self, case):
+            _keep_positive_cases_valid(case, cursors)
+
         def get_call_kwargs(self, case):
             return {"base_url": live_server}
 
