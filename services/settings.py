@@ -42,6 +42,14 @@ class Settings(BaseSettings):
     shards: int = Field(1, alias="PAPERLIST_SHARDS", ge=1, le=64)
     replicas: int = Field(0, alias="PAPERLIST_REPLICAS", ge=0, le=8)
     es_timeout: float = Field(10.0, alias="PAPERLIST_ES_TIMEOUT", gt=0)
+    # Web time budgets (seconds): a search answers, or fails with 503, within search_budget;
+    # /readyz within ready_budget. Elasticsearch calls from the web get deadlines inside them.
+    search_budget: float = Field(2.0, alias="PAPERLIST_SEARCH_BUDGET", gt=0, le=60)
+    ready_budget: float = Field(1.0, alias="PAPERLIST_READY_BUDGET", gt=0, le=60)
+    # Circuit breakers (Elasticsearch and Redis from the web): open after this many
+    # consecutive failures, probe again after the cool-down.
+    breaker_failures: int = Field(3, alias="PAPERLIST_BREAKER_FAILURES", ge=1, le=1000)
+    breaker_cooldown: float = Field(2.0, alias="PAPERLIST_BREAKER_COOLDOWN", gt=0, le=600)
 
     # Ingest batching and the Celery queue the tasks travel on.
     batch_size: int = Field(1000, alias="PAPERLIST_BATCH_SIZE", ge=1, le=10000)

@@ -6,11 +6,10 @@ import sys
 from pathlib import Path
 
 import click
-import redis
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from services.indexer.celery_app import create_celery
+from services.indexer.celery_app import create_celery, redis_client
 from services.indexer.ingest import Ingest, Summary
 from services.search import indices
 from services.search.client import make_client
@@ -31,7 +30,7 @@ def ingest(sources: tuple[str, ...], prune: bool, if_empty: bool, rejects_dir: P
     """Ingest paperlists files, folders or http(s) URLs through the Celery workers."""
     config = settings()
     es = make_client(config)
-    client = redis.Redis.from_url(config.redis_url)
+    client = redis_client(config)
     celery = create_celery(config)
     if if_empty and indices.current_index(es, config.index) and es.count(index=config.index)["count"]:
         console.print(f"{config.index} already holds papers; nothing to do (--if-empty)")

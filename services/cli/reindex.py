@@ -5,10 +5,9 @@ from __future__ import annotations
 import time
 
 import click
-import redis
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from services.indexer.celery_app import create_celery
+from services.indexer.celery_app import create_celery, redis_client
 from services.indexer.reindex import ReindexError, ReindexState, request_reindex, rollback
 from services.search.client import make_client
 
@@ -23,7 +22,7 @@ from .common import console, friendly, settings
 def reindex(no_wait: bool, from_sources: bool, roll_back: bool) -> None:
     """Rebuild the index into a new versioned index and swap the alias, without downtime."""
     config = settings()
-    client = redis.Redis.from_url(config.redis_url)
+    client = redis_client(config)
     if roll_back:
         old, new = rollback(config, make_client(config), client, config.index)
         console.print(f"rolled back: {config.index} -> {new} (was {old})")

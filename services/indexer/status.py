@@ -14,6 +14,7 @@ from services.search import indices
 from services.search.client import make_client
 from services.settings import Settings
 
+from .celery_app import redis_client
 from .reindex import ReindexState
 
 
@@ -63,7 +64,7 @@ def collect_status(settings: Settings) -> StatusReport:
     except Exception as exc:  # noqa: BLE001 - status reports every failure, whatever it is
         report.elasticsearch = "unreachable"
         report.problems.append(f"Elasticsearch: {exc}")
-    client = redis.Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=5)
+    client = redis_client(settings)
     try:
         client.ping()
         report.redis = "ok"

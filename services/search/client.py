@@ -10,7 +10,7 @@ from services.settings import Settings
 
 
 def make_client(settings: Settings, *, request_timeout: float | None = None,
-                max_retries: int = 2) -> Elasticsearch:
+                max_retries: int = 2, retry_on_timeout: bool = True) -> Elasticsearch:
     """A client over every host of ``ES_URL``; the transport spreads requests and fails over.
 
     Node sniffing stays off: behind Docker or a load balancer, advertised node addresses
@@ -20,9 +20,19 @@ def make_client(settings: Settings, *, request_timeout: float | None = None,
         settings.es_hosts,
         request_timeout=request_timeout or settings.es_timeout,
         max_retries=max_retries,
-        retry_on_timeout=True,
+        retry_on_timeout=retry_on_timeout,
         http_compress=False,
     )
+
+
+def make_web_client(settings: Settings) -> Elasticsearch:
+    """The web's client: a deadline per call and no retry that would double the wait.
+
+    A connection error is retried once per other node (a refused connection is fast);
+    a timeout is not retried, so a hung node costs one call's deadline, not several.
+    """
+    return make_client(settings, request_timeout=settings.search_budget,
+                       max_retries=len(settings.es_hosts) - 1, retry_on_timeout=False)
 
 
 def quiet_client_logs() -> None:

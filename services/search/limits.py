@@ -14,3 +14,5 @@ MAX_VALUE_CHARS = 300      # characters of one facet value
 SUGGEST_BELOW = 5          # offer "did you mean" when a search finds fewer hits than this
 EXPORT_LIMIT = 1000        # papers in one export
 FEED_ENTRIES = 50          # entries of an Atom feed
+MAX_PREFIX_TERMS = 8       # ``prefix*`` terms of one query run as prefixes; later ones match as words
+PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scoring ones)

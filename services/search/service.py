@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import re
+import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -17,6 +20,7 @@ import elastic_transport
 from elasticsearch import ApiError, Elasticsearch, NotFoundError
 
 from . import conferences, taxonomy
+from .breaker import CircuitBreaker, CircuitOpen
 from .documents import SUMMARY_FIELDS, from_source
 from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
 from .facets import FACETS
@@ -63,12 +67,79 @@ def translated() -> Iterator[None]:
 T = TypeVar("T")
 
 
+class BudgetSpent(SearchUnavailable):
+    """The request's time budget ran out before this call (earlier calls or the host were slow)."""
+
+
+# When the current request must have its answer (time.monotonic()); set per request by the web.
+_DEADLINE: ContextVar[float | None] = ContextVar("paperlist_search_deadline", default=None)
+# Seconds of a request's budget kept for work after the last Elasticsearch call (rendering).
+RENDER_RESERVE = 0.25
+MIN_CALL = 0.05
+
+
+def start_deadline(seconds: float) -> None:
+    """Every search-layer call of the current request (thread or context) shares ``seconds``."""
+    _DEADLINE.set(time.monotonic() + seconds)
+
+
+def counts_as_outage(exc: BaseException) -> bool:
+    """What opens the breaker: no answer in time, or an overloaded cluster (not a missing alias)."""
+    return isinstance(exc, SearchUnavailable) and not isinstance(exc, (IndexMissing, BudgetSpent))
+
+
+def search_breaker(failures: int = 3, cooldown: float = 2.0) -> CircuitBreaker:
+    return CircuitBreaker("elasticsearch", failures=failures, cooldown=cooldown, is_failure=counts_as_outage)
+
+
+@contextmanager
+def _breaker_guard(breaker: CircuitBreaker) -> Iterator[None]:
+    try:
+        with breaker.guard():
+            yield
+    except CircuitOpen as exc:
+        unavailable = SearchUnavailable(str(exc))
+        unavailable.retry_after = max(1, math.ceil(exc.retry_after))
+        raise unavailable from exc
+
+
 def _translating(method: Callable[..., T]) -> Callable[..., T]:
     @functools.wraps(method)
-    def wrapper(*args: Any, **kwargs: Any) -> T:
-        with translated():
-            return method(*args, **kwargs)
+    def wrapper(self: PaperSearch, *args: Any, **kwargs: Any) -> T:
+        with _breaker_guard(self.breaker) if self.breaker else nullcontext(), translated():
+            return method(self, *args, **kwargs)
     return wrapper
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    """Time budgets (seconds) of one web request; each Elasticsearch call gets a share.
+
+    One call may use 3/4 of the budget, all calls of a request together the budget less
+    RENDER_RESERVE (see :func:`start_deadline`); a search also tells Elasticsearch to stop
+    at half its deadline and answer with what it has (server-side ``timeout``).
+    """
+
+    search: float = 2.0
+    ready: float = 1.0
+
+    @property
+    def call(self) -> float:
+        return self.search * 0.75
+
+    @property
+    def ready_call(self) -> float:
+        return self.ready * 0.75
+
+    def left(self, per_call: float) -> float:
+        """This call's client deadline: its share, cut to what the request has left."""
+        end = _DEADLINE.get()
+        if end is None:
+            return per_call
+        left = end - time.monotonic() - RENDER_RESERVE
+        if left < MIN_CALL:
+            raise BudgetSpent("the request's time budget is spent")
+        return min(per_call, left)
 
 
 SUGGESTION_KINDS = ("title", "author", "topic", "conference")
@@ -113,13 +184,29 @@ class Overview:
 class PaperSearch:
     """Every read the site and the API make; Elasticsearch errors leave as :mod:`.errors` exceptions."""
 
-    def __init__(self, es: Elasticsearch, alias: str):
+    def __init__(self, es: Elasticsearch, alias: str, *, deadlines: Deadlines | None = None,
+                 breaker: CircuitBreaker | None = None):
         self.es = es
         self.alias = alias
+        self.deadlines = deadlines
+        self.breaker = breaker
+
+    @property
+    def _es(self) -> Elasticsearch:
+        """The client with this call's deadline (without deadlines, as tools use it, the client's own)."""
+        return self.es.options(request_timeout=self.deadlines.left(self.deadlines.call)) if self.deadlines else self.es
+
+    def _search(self, **kwargs: Any) -> Any:
+        if not self.deadlines:
+            return self.es.search(index=self.alias, **kwargs)
+        timeout = self.deadlines.left(self.deadlines.call)
+        # Server side: stop collecting at half the client deadline and answer with what it has.
+        kwargs.setdefault("timeout", f"{max(1, int(timeout * 500))}ms")
+        return self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
 
     @_translating
     def search(self, req: SearchRequest) -> SearchResults:
-        resp = self.es.search(index=self.alias, **build_search(req))
+        resp = self._search(**build_search(req))
         return shape(req, resp.body)
 
     @_translating
@@ -128,7 +215,7 @@ class PaperSearch:
         body = build_search(replace(req, page=1, page_size=limit, search_after=None),
                             facets=False, highlight=False, source=["*"])
         body.pop("suggest", None)
-        resp = self.es.search(index=self.alias, **body)
+        resp = self._search(**body)
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
 
     @_translating
@@ -156,7 +243,7 @@ class PaperSearch:
     def paper(self, paper_id: str) -> Paper | None:
         """The paper, or None when there is no such id (a missing index raises :class:`IndexMissing`)."""
         try:
-            doc = self.es.get(index=self.alias, id=paper_id)
+            doc = self._es.get(index=self.alias, id=paper_id)
         except NotFoundError as exc:
             if exc.error == "index_not_found_exception":
                 raise
@@ -165,7 +252,7 @@ class PaperSearch:
 
     @_translating
     def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
-        resp = self.es.search(index=self.alias, size=size, _source=SUMMARY_FIELDS, query={"bool": {
+        resp = self._search(size=size, _source=SUMMARY_FIELDS, query={"bool": {
             "must": [{"more_like_this": {
                 "fields": ["title", "abstract", "keywords"],
                 "like": [{"_index": self.alias, "_id": paper_id}],
@@ -190,7 +277,7 @@ class PaperSearch:
         for topic in taxonomy.TOPICS:
             if any(w.startswith(lowered) for w in [topic.label.lower(), *topic.label.lower().split()]):
                 out.append(Suggestion("topic", topic.label, topic.slug))
-        resp = self.es.search(index=self.alias, size=0, suggest={
+        resp = self._search(size=0, suggest={
             "title": {"prefix": prefix, "completion": {"field": "title_suggest", "size": size,
                                                         "skip_duplicates": True}},
             "author": {"prefix": prefix, "completion": {"field": "author_suggest", "size": 4,
@@ -206,7 +293,7 @@ class PaperSearch:
     @_translating
     def overview(self, newest: int = 20) -> Overview:
         """Front page: paper counts per conference and year, topics, and the newest papers."""
-        resp = self.es.search(index=self.alias, size=newest, _source=SUMMARY_FIELDS, query=_VISIBLE,
+        resp = self._search(size=newest, _source=SUMMARY_FIELDS, query=_VISIBLE,
                               sort=sort_clauses(BROWSE_SORT),
                               track_total_hits=True, aggs={
                                   "conf": {"terms": {"field": "conference", "size": 200},
@@ -225,7 +312,7 @@ class PaperSearch:
 
     @_translating
     def author(self, name: str, size: int = 200) -> AuthorProfile:
-        resp = self.es.search(index=self.alias, size=size, _source=SUMMARY_FIELDS,
+        resp = self._search(size=size, _source=SUMMARY_FIELDS,
                               query={"term": {"author_names.raw": name}}, track_total_hits=True,
                               sort=sort_clauses(BROWSE_SORT),
                               aggs=_PROFILE_AGGS)
@@ -243,7 +330,7 @@ class PaperSearch:
 
     @_translating
     def conference(self, slug: str) -> ConferenceSummary | None:
-        resp = self.es.search(index=self.alias, size=0, query={"term": {"conference": slug}},
+        resp = self._search(size=0, query={"term": {"conference": slug}},
                               aggs={"years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}}},
                               track_total_hits=True)
         total = resp["hits"]["total"]["value"]
@@ -254,7 +341,8 @@ class PaperSearch:
 
     @_translating
     def ready(self) -> bool:
-        return bool(self.es.indices.exists_alias(name=self.alias))
+        es = self.es.options(request_timeout=self.deadlines.left(self.deadlines.ready_call)) if self.deadlines else self.es
+        return bool(es.indices.exists_alias(name=self.alias))
 
 
 def _author_affiliations(name: str, papers: list[Paper]) -> list[tuple[str, int]]:

@@ -15,9 +15,10 @@ stopword ("is") does not make the stemmed group match nothing.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
-from services.search.limits import MAX_QUERY
+from services.search.limits import MAX_PREFIX_TERMS, MAX_QUERY, PREFIX_EXPANSIONS
 from services.search.model import title_key
 from services.search.query_language import Clause, ParsedQuery, Term
 
@@ -46,9 +47,11 @@ SCOPED_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "aff": (("affiliations",), ("affiliations",), ("affiliations",)),
 }
 
-# A prefix made of one simple token can use plain `prefix` queries (no expansion cap);
-# anything the analyzer would split goes through phrase_prefix.
+# A prefix made of one simple token can use plain `prefix` queries, capped to the
+# best-scoring PREFIX_EXPANSIONS terms (a short prefix on abstracts matches thousands);
+# anything the analyzer would split goes through phrase_prefix (same cap).
 _SIMPLE_PREFIX = re.compile(r"[a-z0-9]+")
+_PREFIX_REWRITE = f"top_terms_{PREFIX_EXPANSIONS}"
 
 
 def _field_boost(spec: str) -> tuple[str, float]:
@@ -85,11 +88,12 @@ def _phrase(text: str, fields: tuple[str, ...]) -> dict[str, Any]:
 def _prefix(text: str, fields: tuple[str, ...]) -> dict[str, Any]:
     value = text.lower()
     if not _SIMPLE_PREFIX.fullmatch(value):
-        return {"multi_match": {"query": text, "type": "phrase_prefix", "fields": list(fields)}}
+        return {"multi_match": {"query": text, "type": "phrase_prefix", "fields": list(fields),
+                                "max_expansions": PREFIX_EXPANSIONS}}
     queries = []
     for spec in fields:
         name, boost = _field_boost(spec)
-        queries.append({"prefix": {name: {"value": value, "boost": boost}}})
+        queries.append({"prefix": {name: {"value": value, "boost": boost, "rewrite": _PREFIX_REWRITE}}})
     if len(queries) == 1:
         return queries[0]
     return {"bool": {"should": queries, "minimum_should_match": 1}}
@@ -139,11 +143,30 @@ def _boosts(text: str, raw: str) -> list[dict[str, Any]]:
     return should
 
 
+def _bounded_prefixes(clauses: tuple[Clause, ...]) -> list[Clause]:
+    """The first MAX_PREFIX_TERMS prefixes stay prefixes; later ones match as words (``ab*`` as ``ab``).
+
+    Why: each prefix expands over the index, so "a* OR b* OR ..." x 32 took seconds.
+    """
+    left = MAX_PREFIX_TERMS
+    out = []
+    for clause in clauses:
+        terms = []
+        for term in clause.alternatives:
+            if term.prefix:
+                if left <= 0:
+                    term = replace(term, prefix=False)
+                left -= 1
+            terms.append(term)
+        out.append(replace(clause, alternatives=tuple(terms)))
+    return out
+
+
 def compile_query(parsed: ParsedQuery, raw: str) -> dict[str, Any]:
     """The ``bool`` query for relevance over the text fields (``match_all`` when no text)."""
     must: list[dict[str, Any]] = []
     must_not: list[dict[str, Any]] = []
-    for clause in parsed.clauses:
+    for clause in _bounded_prefixes(parsed.clauses):
         (must_not if clause.negated else must).append(_clause(clause))
     if parsed.excluded_conferences:
         must_not.append({"terms": {"conference": list(parsed.excluded_conferences)}})

@@ -20,6 +20,7 @@ from werkzeug.exceptions import ServiceUnavailable
 from services.search.errors import InvalidRequest
 
 from .errors import error_response
+from .redis_guard import redis_guard
 from .urls import absolute_url
 
 bp = Blueprint("admin", __name__, url_prefix="/api/v1/admin")
@@ -78,11 +79,12 @@ def start_reindex():
     if not isinstance(from_sources, bool):
         raise InvalidRequest("from_sources", "must be true or false")
     settings = current_app.config["SETTINGS"]
-    pending = _celery().send_task("paperlist.request_reindex", kwargs={"alias": settings.index,
-                                                                      "from_sources": from_sources},
-                                  queue=settings.queue)
     try:
-        answer = pending.get(timeout=ANSWER_TIMEOUT)
+        with redis_guard().guarded():
+            pending = _celery().send_task("paperlist.request_reindex",
+                                          kwargs={"alias": settings.index, "from_sources": from_sources},
+                                          queue=settings.queue)
+            answer = pending.get(timeout=ANSWER_TIMEOUT)
     except CeleryTimeout:
         answer = {"status": "pending", "task_id": pending.id}
     if answer.get("status") == "refused":
@@ -98,18 +100,20 @@ def start_reindex():
 @bp.get("/reindex")
 def reindex_state():
     settings = current_app.config["SETTINGS"]
-    pending = _celery().send_task("paperlist.reindex_status", kwargs={"alias": settings.index},
-                                  queue=settings.queue)
     try:
-        return jsonify(pending.get(timeout=ANSWER_TIMEOUT) or {"phase": "none"})
+        with redis_guard().guarded():
+            pending = _celery().send_task("paperlist.reindex_status", kwargs={"alias": settings.index},
+                                          queue=settings.queue)
+            return jsonify(pending.get(timeout=ANSWER_TIMEOUT) or {"phase": "none"})
     except CeleryTimeout:
         abort(503, description="no indexer worker answered; is one running?")
 
 
 @bp.get("/tasks/<task_id>")
 def task(task_id: str):
-    result = _celery().AsyncResult(task_id[:64])
-    payload = {"task_id": result.id, "state": result.state}
-    if result.ready():
-        payload["result"] = result.result if result.successful() else str(result.result)
+    with redis_guard().guarded():
+        result = _celery().AsyncResult(task_id[:64])
+        payload = {"task_id": result.id, "state": result.state}
+        if result.ready():
+            payload["result"] = result.result if result.successful() else str(result.result)
     return jsonify(payload)

@@ -7,13 +7,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from celery import Celery
-from flask import Flask, url_for
+from flask import Flask, request, url_for
 from flask_cors import CORS
 
 from services.search import conferences, taxonomy
-from services.search.client import make_client, quiet_client_logs
+from services.search.client import make_web_client, quiet_client_logs
 from services.search.limits import MAX_QUERY
-from services.search.service import PaperSearch
+from services.search.service import Deadlines, PaperSearch, search_breaker, start_deadline
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
@@ -27,6 +27,7 @@ from . import (
     pages,
     proxy,
     ratelimit,
+    redis_guard,
     request_log,
     response_cache,
     result_cache,
@@ -52,11 +53,16 @@ def create_app(settings: Settings | None = None) -> Flask:
     request_log.register(app)
     proxy.register(app)
     ratelimit.register(app)  # before the answer cache: a cached answer still counts against the client
-    es = make_client(settings, request_timeout=settings.es_timeout, max_retries=1)
-    app.extensions["paperlist.search"] = cached = result_cache.register(app, PaperSearch(es, settings.index))
+    search = PaperSearch(
+        make_web_client(settings), settings.index,
+        deadlines=Deadlines(search=settings.search_budget, ready=settings.ready_budget),
+        breaker=search_breaker(settings.breaker_failures, settings.breaker_cooldown))
+    app.extensions["paperlist.search"] = cached = result_cache.register(app, search)
     response_cache.register(app, cached)
-    app.extensions["paperlist.celery"] = Celery("paperlist-web", broker=settings.redis_url,
-                                                backend=settings.redis_url)
+    celery = Celery("paperlist-web", broker=settings.redis_url, backend=settings.redis_url)
+    celery.conf.update(redis_guard.celery_timeouts())
+    app.extensions["paperlist.celery"] = celery
+    redis_guard.install(app, settings)
     CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
@@ -64,6 +70,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(stats_api.bp)
     app.register_blueprint(feeds.bp)
     errors.register(app)
+
+    @app.before_request
+    def _time_budget() -> None:
+        # Every search-layer call of this request shares one budget (see services.search.service).
+        start_deadline(settings.ready_budget if request.path == "/readyz" else settings.search_budget)
+
     caching.register(app)
     security.register(app)
     # What every template may use, instead of modules passed into each render_template.

@@ -9,6 +9,8 @@ from werkzeug.exceptions import HTTPException
 
 from services.search.errors import BadQuery, InvalidRequest, SearchError
 
+from .redis_guard import RedisUnavailable
+
 log = logging.getLogger(__name__)
 
 MESSAGES = {
@@ -52,6 +54,11 @@ def register(app: Flask) -> None:
         status, code = (400, "unsupported_query") if isinstance(exc, BadQuery) else (503, None)
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
         return error_response(status, exc.message, code, headers=headers)
+
+    @app.errorhandler(RedisUnavailable)
+    def redis_unavailable(exc: RedisUnavailable):
+        log.warning("Redis unavailable on %s: %s", request.path, exc)
+        return error_response(503, exc.message, headers={"Retry-After": str(exc.retry_after)})
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -168,6 +168,11 @@ def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = Non
     return out
 
 
+def _with_links(responses: dict, links: dict) -> dict:
+    responses["200"]["links"] = links
+    return responses
+
+
 @lru_cache(maxsize=1)
 def openapi_document() -> dict:
     paper_id = {"name": "paper_id", "in": "path", "required": True,
@@ -182,7 +187,14 @@ def openapi_document() -> dict:
                 "parameters": [*SEARCH_PARAMS, {"name": "search_after", "in": "query", "required": False,
                                                 "schema": {"type": "string", "maxLength": 400},
                                                 "description": "Cursor from next_search_after."}],
-                "responses": _responses("SearchResponse")}},
+                "responses": _with_links(_responses("SearchResponse"), {
+                    # What a client does next; Schemathesis' stateful phase follows these.
+                    "FirstHit": {"operationId": "getPaper", "parameters": {"paper_id": "$response.body#/hits/0/id"}},
+                    "FirstHitSimilar": {"operationId": "similarPapers",
+                                        "parameters": {"paper_id": "$response.body#/hits/0/id"}},
+                    "NextPage": {"operationId": "search",
+                                 "parameters": {"query.search_after": "$response.body#/next_search_after"}},
+                })}},
             "/api/v1/papers/{paper_id}": {"get": {
                 "summary": "One paper", "operationId": "getPaper", "parameters": [paper_id],
                 "responses": _responses("Paper", 404)}},

@@ -9,7 +9,12 @@ ones rejected (400), undeclared methods answered with 405 and an ``Allow`` heade
 
 Bounded and reproducible: ``MAX_EXAMPLES`` per operation (fuzzing), a per-request timeout
 and a response-time limit, a fixed seed, derandomized Hypothesis and no example database on
-disk. ``SCHEMATHESIS_SEED`` / ``SCHEMATHESIS_MAX_EXAMPLES`` explore further by hand.
+disk. ``SCHEMATHESIS_SEED`` / ``SCHEMATHESIS_MAX_EXAMPLES`` explore further by hand;
+``HYPOTHESIS_PROFILE=explore`` searches fresh examples (random seed, 5x the examples).
+
+Generation is explicitly both modes: schema-valid (positive) and schema-violating
+(negative) requests. A stateful run chains operations through the links Schemathesis
+infers from the document (ids returned by one call fed to the next).
 
 The admin POST is not fuzzed (with the token it would start a real reindex); it is checked
 without a token. The document is loaded from :func:`openapi_document` (so the pytest items
@@ -23,6 +28,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 
+import hypothesis
 import pytest
 import requests
 import schemathesis
@@ -34,8 +40,9 @@ from services.web.openapi import openapi_document
 
 pytestmark = pytest.mark.integration
 
-SEED = int(os.environ.get("SCHEMATHESIS_SEED", "20240613"))
-MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "60"))
+EXPLORE = os.environ.get("HYPOTHESIS_PROFILE") == "explore"
+SEED = int(os.environ.get("SCHEMATHESIS_SEED", "0")) or (None if EXPLORE else 20240613)
+MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "300" if EXPLORE else "60"))
 REQUEST_TIMEOUT = 20     # seconds per request: fails a hung request instead of the whole run
 MAX_RESPONSE_TIME = 10   # seconds: a healthy answer takes milliseconds
 
@@ -43,10 +50,12 @@ SENT: dict[str, Counter] = defaultdict(Counter)  # operation -> status code -> r
 
 
 def _config() -> schemathesis.Config:
+    seed = {"seed": SEED} if SEED is not None else {}
     return schemathesis.Config.from_dict({
-        "seed": SEED,
+        **seed,
         "request-timeout": REQUEST_TIMEOUT,
-        "generation": {"max-examples": MAX_EXAMPLES, "deterministic": True, "database": "none"},
+        "generation": {"max-examples": MAX_EXAMPLES, "deterministic": not EXPLORE, "database": "none",
+                       "mode": "all"},  # positive and negative
         "checks": {"max_response_time": MAX_RESPONSE_TIME},
         # Stateful testing follows OpenAPI links, which this read-only API does not declare.
         "phases": {"stateful": {"enabled": False}},
@@ -100,6 +109,27 @@ def test_api_conforms_to_its_openapi_document(case, live_server, cursors):
     response = case.call(base_url=live_server)
     SENT[case.operation.label][response.status_code] += 1
     case.validate_response(response)
+
+
+def test_stateful_sequences_conform(live_server, cursors):
+    """Chained calls over the document's links (a search's first hit into paper and similar,
+    its cursor into the next page), valid and invalid requests."""
+    base = schema.as_state_machine()
+
+    class Workflow(base):  # type: ignore[misc, valid-type]
+        def before_call(self, case):
+            _keep_positive_cases_valid(case, cursors)
+
+        def get_call_kwargs(self, case):
+            return {"base_url": live_server}
+
+        def after_call(self, response, case):
+            SENT[f"stateful {case.operation.label}"][response.status_code] += 1
+
+    Workflow.run(settings=hypothesis.settings(
+        max_examples=MAX_EXAMPLES // 3, stateful_step_count=5, deadline=None, database=None,
+        derandomize=not EXPLORE, suppress_health_check=list(hypothesis.HealthCheck)))
+    assert any(label.startswith("stateful") for label in SENT)
 
 
 def test_served_document_is_the_tested_one_and_valid(live_server):

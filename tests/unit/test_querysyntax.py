@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.search import text_query
-from services.search.limits import MAX_QUERY, MAX_YEAR, MIN_YEAR
+from services.search.limits import MAX_PREFIX_TERMS, MAX_QUERY, MAX_YEAR, MIN_YEAR, PREFIX_EXPANSIONS
 from services.search.model import title_key
 from services.search.query_language import (
     MAX_CLAUSES,
@@ -421,10 +421,23 @@ def test_compile_simple_prefix_is_lowercased_prefix_queries():
     body = compiled("Transfor*")
     group = body["must"][0]["bool"]
     assert group["minimum_should_match"] == 1
-    assert {"prefix": {"title.exact": {"value": "transfor", "boost": 4.0}}} in group["should"]
-    assert {"prefix": {"author_names": {"value": "transfor", "boost": 2.0}}} in group["should"]
-    assert {"prefix": {"abstract.exact": {"value": "transfor", "boost": 1.0}}} in group["should"]
+    capped = {"value": "transfor", "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}
+    assert {"prefix": {"title.exact": {**capped, "boost": 4.0}}} in group["should"]
+    assert {"prefix": {"author_names": {**capped, "boost": 2.0}}} in group["should"]
+    assert {"prefix": {"abstract.exact": {**capped, "boost": 1.0}}} in group["should"]
     assert "should" not in body  # a prefix is not free text
+
+
+def test_prefix_terms_beyond_the_limit_match_as_words():
+    query = " OR ".join(f"{a}{b}*" for a in "abcdef" for b in "aeiou")  # 30 OR'd prefixes
+    group = compiled(query)["must"][0]["bool"]["should"]
+    prefixes = [q for q in group if "prefix" in json.dumps(q)]
+    assert len(prefixes) == MAX_PREFIX_TERMS
+    assert len(group) == 30
+
+
+def test_multi_token_prefix_expansion_is_capped():
+    assert compiled("graph-neu*")["must"][0]["multi_match"]["max_expansions"] == PREFIX_EXPANSIONS
 
 
 def test_compile_multi_token_prefix_is_phrase_prefix():
@@ -439,7 +452,8 @@ def test_compile_scoped_terms():
     assert must[0] == {"multi_match": {"query": "gnn", "type": "best_fields", "operator": "and",
                                        "fields": ["title", "title.exact"]}}
     assert must[1] == {"match_phrase": {"title.exact": {"query": "graph neural"}}}
-    assert must[2] == {"prefix": {"title.exact": {"value": "gra", "boost": 1.0}}}
+    assert must[2] == {"prefix": {"title.exact": {"value": "gra", "boost": 1.0,
+                                                  "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}}}
     assert must[3] == {"match_phrase": {"author_names": {"query": "geoffrey hinton"}}}
     assert must[4] == {"match": {"author_names": {"query": "hinton", "operator": "and"}}}
     assert must[5]["multi_match"]["fields"] == ["abstract", "abstract.exact"]

@@ -23,6 +23,9 @@ from . import paperlists_mapping
 from .base import Origin, RawRecord, SourceError, SourceRead
 
 MAX_DOWNLOAD = 512 * 1024 * 1024
+# Characters of one string value in a record: far above any real field (abstracts are a few
+# thousand), low enough that one absurd record is not carried through Celery and Redis.
+MAX_VALUE_CHARS = 1_000_000
 SUFFIXES = (".json", ".json.gz")
 # Where the next record starts after damage: an object opening with a key right after an
 # array comma. A raw ``"`` cannot occur inside a JSON string, and a nested object follows
@@ -124,20 +127,35 @@ def parse_array(location: str, text: str) -> LoadedSource:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return _salvage(loaded, text, exc)
+    except RecursionError:  # nested too deeply somewhere: decode record by record
+        return _salvage(loaded, text, None)
     if isinstance(data, dict) and isinstance(data.get("papers"), list):
         data = data["papers"]
     if not isinstance(data, list):
         raise SourceError(f"{location}: expected a JSON array of records, found {type(data).__name__}")
-    loaded.records = list(enumerate(data))
+    for position, record in enumerate(data):
+        _keep(loaded, position, record)
     return loaded
 
 
-def _salvage(loaded: LoadedSource, text: str, first: json.JSONDecodeError) -> LoadedSource:
+def _keep(loaded: LoadedSource, position: int, record: object) -> None:
+    """Add the record, or its rejection when a value is absurdly large."""
+    if isinstance(record, dict):
+        for key, value in record.items():
+            if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
+                loaded.errors.append((position, f"field {str(key)[:40]!r} has {len(value):,} characters "
+                                                f"(at most {MAX_VALUE_CHARS:,})"))
+                return
+    loaded.records.append((position, record))
+
+
+def _salvage(loaded: LoadedSource, text: str, first: json.JSONDecodeError | None) -> LoadedSource:
     """Decode the array element by element, skipping to the next record after damage."""
     decoder = json.JSONDecoder()
     start = text.find("[")
     if start < 0:
-        raise SourceError(f"{loaded.location}: not JSON ({first.msg} at line {first.lineno} column {first.colno})")
+        where = f" ({first.msg} at line {first.lineno} column {first.colno})" if first else ""
+        raise SourceError(f"{loaded.location}: not JSON{where}")
     pos, position = start + 1, 0
     while True:
         pos = _skip(text, pos)
@@ -157,7 +175,15 @@ def _salvage(loaded: LoadedSource, text: str, first: json.JSONDecodeError) -> Lo
                 break
             pos = nxt.start(1)
             continue
-        loaded.records.append((position, value))
+        except RecursionError:
+            loaded.errors.append((position, "JSON nested too deeply"))
+            position += 1
+            nxt = _NEXT_RECORD.search(text, pos + 1)
+            if not nxt:
+                break
+            pos = nxt.start(1)
+            continue
+        _keep(loaded, position, value)
         position += 1
         pos = end
     return loaded

@@ -1,0 +1,98 @@
+"""Redis from the web, guarded: short socket timeouts, no retries, and a circuit breaker.
+
+Why: the web's Redis uses (result cache, rate limiter, admin's Celery broker) are
+optional or secondary; a dead or hung Redis must cost a request milliseconds, not the
+client library's default retries. Adopt it with ``redis_guard()`` inside a request:
+``with redis_guard().guarded(): ...`` or ``redis_guard().call(fn, ...)`` turns every
+connection failure (and an open breaker) into :class:`RedisUnavailable`; callers decide
+whether that is a 503 (admin) or a fail-open (cache, rate limiter).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import redis
+from flask import Flask, current_app
+from kombu.exceptions import OperationalError as BrokerError
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from services.search.breaker import CircuitBreaker, CircuitOpen
+from services.settings import Settings
+
+# Seconds to connect or to wait for a Redis answer; a healthy local Redis answers in < 1 ms.
+SOCKET_TIMEOUT = 0.25
+_OUTAGES = (redis.ConnectionError, redis.TimeoutError, BrokerError, OSError)
+T = TypeVar("T")
+
+
+class RedisUnavailable(Exception):
+    """Redis cannot be reached, timed out, or its breaker is open."""
+
+    message = "A backing service (Redis) is temporarily unavailable; please retry shortly."
+
+    def __init__(self, detail: str = "", retry_after: int = 5):
+        super().__init__(detail or self.message)
+        self.retry_after = retry_after
+
+
+class RedisGuard:
+    """One guarded Redis client per process, with its breaker."""
+
+    def __init__(self, url: str, *, failures: int = 3, cooldown: float = 2.0,
+                 timeout: float = SOCKET_TIMEOUT):
+        self.client = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout,
+            retry=Retry(NoBackoff(), 0), retry_on_timeout=False)
+        self.breaker = CircuitBreaker("redis", failures=failures, cooldown=cooldown,
+                                      is_failure=lambda exc: isinstance(exc, _OUTAGES))
+
+    @contextmanager
+    def guarded(self) -> Iterator[redis.Redis]:
+        """The client, for a block whose Redis failures become :class:`RedisUnavailable`."""
+        try:
+            with self.breaker.guard():
+                yield self.client
+        except CircuitOpen as exc:
+            raise RedisUnavailable(str(exc), retry_after=max(1, math.ceil(exc.retry_after))) from exc
+        except _OUTAGES as exc:
+            raise RedisUnavailable(str(exc)) from exc
+
+    def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        with self.guarded():
+            return fn(*args, **kwargs)
+
+    def ping(self) -> None:
+        with self.guarded() as client:
+            client.ping()
+
+
+def install(app: Flask, settings: Settings) -> RedisGuard:
+    guard = RedisGuard(settings.redis_url, failures=settings.breaker_failures,
+                       cooldown=settings.breaker_cooldown)
+    app.extensions["paperlist.redis"] = guard
+    return guard
+
+
+def redis_guard() -> RedisGuard:
+    return current_app.extensions["paperlist.redis"]
+
+
+def celery_timeouts(timeout: float = 1.0) -> dict[str, Any]:
+    """Celery settings for a web process: fail within about ``timeout`` when the broker is down."""
+    transport = {"socket_timeout": timeout, "socket_connect_timeout": timeout, "max_retries": 0}
+    return {
+        "broker_connection_timeout": timeout,
+        "broker_connection_retry": False,
+        "broker_connection_max_retries": 0,
+        "broker_transport_options": transport,
+        "result_backend_transport_options": {"retry_policy": {"max_retries": 0}},
+        "redis_socket_connect_timeout": timeout,
+        "redis_retry_on_timeout": False,
+        "redis_backend_health_check_interval": 0,
+        "task_publish_retry": False,
+    }
