@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from services.indexer.sources import MAX_VALUE_CHARS, parse_array
+from services.indexer.sources import parse_array
+from services.indexer.sources.paperlists import MAX_FIELD_CHARS
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -19,7 +20,7 @@ def test_deep_nesting_is_a_rejected_record_and_the_neighbours_survive():
 
 
 def test_a_value_beyond_the_limit_rejects_its_record_only():
-    text = json.dumps([{"title": "x" * (MAX_VALUE_CHARS + 1)}, {"title": "ok", "abstract": "y" * 1000}])
+    text = json.dumps([{"title": "x" * (MAX_FIELD_CHARS + 1)}, {"title": "ok", "abstract": "y" * 1000}])
     loaded = parse_array("big.json", text)
     assert [pos for pos, _ in loaded.records] == [1]
     assert loaded.errors[0][0] == 0 and "'title'" in loaded.errors[0][1]

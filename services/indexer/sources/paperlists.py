@@ -25,7 +25,7 @@ from .base import Origin, RawRecord, SourceError, SourceRead
 MAX_DOWNLOAD = 512 * 1024 * 1024
 # Characters of one string value in a record: far above any real field (abstracts are a few
 # thousand), low enough that one absurd record is not carried through Celery and Redis.
-MAX_VALUE_CHARS = 1_000_000
+MAX_FIELD_CHARS = 1_000_000
 SUFFIXES = (".json", ".json.gz")
 # Where the next record starts after damage: an object opening with a key right after an
 # array comma. A raw ``"`` cannot occur inside a JSON string, and a nested object follows
@@ -142,9 +142,9 @@ def _keep(loaded: LoadedSource, position: int, record: object) -> None:
     """Add the record, or its rejection when a value is absurdly large."""
     if isinstance(record, dict):
         for key, value in record.items():
-            if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
+            if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
                 loaded.errors.append((position, f"field {str(key)[:40]!r} has {len(value):,} characters "
-                                                f"(at most {MAX_VALUE_CHARS:,})"))
+                                                f"(at most {MAX_FIELD_CHARS:,})"))
                 return
     loaded.records.append((position, record))
 
