@@ -13,3 +13,5 @@ MAX_FILTER_VALUES = 20     # values per facet parameter (repeats and blanks coun
 MAX_VALUE_CHARS = 300      # characters of one facet value
 SUGGEST_BELOW = 5          # offer "did you mean" when a search finds fewer hits than this
 EXPORT_LIMIT = 1000        # papers in one export
+FRONT_PAGE_PAPERS = 20     # papers of the newest conference-year on the front page
+NEWEST_MIN_PAPERS = 20     # a conference-year leads the front page only with this many papers (not a stray record)
