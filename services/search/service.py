@@ -17,7 +17,7 @@ import elastic_transport
 from elasticsearch import ApiError, Elasticsearch, NotFoundError
 
 from . import conferences, taxonomy
-from .documents import SUMMARY_FIELDS, from_source
+from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
 from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
 from .facets import FACETS
 from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, NEWEST_MIN_PAPERS
@@ -81,6 +81,7 @@ class Suggestion:
     kind: str  # one of SUGGESTION_KINDS
     text: str
     key: str
+    detail: str = ""  # what tells two alike apart: a title's venue and year
 
 
 @dataclass
@@ -215,12 +216,19 @@ class PaperSearch:
                                                         "skip_duplicates": True}},
             "author": {"prefix": prefix, "completion": {"field": "author_suggest", "size": 4,
                                                          "skip_duplicates": True}},
-        }, _source=["paper_id"])
+        }, _source=["paper_id", "author_names", "conference", "year"])
         suggest = resp.body.get("suggest", {})
+        authors: list[str] = []
         for option in suggest.get("author", [{}])[0].get("options", []):
-            out.append(Suggestion("author", option["text"], option["text"]))
+            name = name_of_rotation(option["text"], (option.get("_source") or {}).get("author_names") or [])
+            if name not in authors:
+                authors.append(name)
+                out.append(Suggestion("author", name, name))
         for option in suggest.get("title", [{}])[0].get("options", []):
-            out.append(Suggestion("title", option["text"], option["_id"]))
+            source = option.get("_source") or {}
+            detail = f"{conferences.label(source['conference'])} {source.get('year', '')}".strip() \
+                if source.get("conference") else ""
+            out.append(Suggestion("title", option["text"], option["_id"], detail))
         return out[: size + 4]
 
     @_translating

@@ -66,8 +66,8 @@ def suggest():
     if len(q) > MAX_SUGGEST_PREFIX:
         raise InvalidRequest("q", f"suggestions take at most {MAX_SUGGEST_PREFIX} characters")
     items = search_service().suggest(q)
-    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": suggestion_url(s)}
-                                            for s in items]})
+    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": suggestion_url(s),
+                                             **({"detail": s.detail} if s.detail else {})} for s in items]})
 
 
 def suggestion_url(suggestion: Suggestion) -> str:
