@@ -84,6 +84,14 @@ class Suggestion:
     detail: str = ""  # what tells two alike apart: a title's venue and year
 
 
+@dataclass(frozen=True)
+class Exported:
+    """An export: the first papers of a result set and how many the set holds."""
+
+    papers: list[Paper]
+    total: int
+
+
 @dataclass
 class ConferenceSummary:
     """A conference's listed papers per year; ``hidden`` counts its rejected/withdrawn ones apart."""
@@ -165,13 +173,13 @@ class PaperSearch:
         return self.es.search(index=self.alias, **body)["hits"]["total"]["value"]
 
     @_translating
-    def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> list[Paper]:
-        """Up to ``limit`` papers of the result set, in its order, with every field."""
+    def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
+        """Up to ``limit`` papers of the result set, in its order, with every field, and the set's size."""
         body = build_search(replace(req, page=1, page_size=limit, search_after=None),
                             facets=False, highlight=False, source=["*"])
         body.pop("suggest", None)
         resp = self.es.search(index=self.alias, **body)
-        return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
+        return Exported([from_source(h["_source"]) for h in resp["hits"]["hits"]], resp["hits"]["total"]["value"])
 
     @_translating
     def paper(self, paper_id: str) -> Paper | None:

@@ -81,8 +81,12 @@ def export():
     if fmt not in EXPORT_FORMATS:
         raise InvalidRequest("format", f"'{fmt[:20]}' is not one of {', '.join(EXPORT_FORMATS)}")
     mimetype, ext, write = EXPORT_FORMATS[fmt]
-    resp = Response(write(search_service().export(search_request())), mimetype=mimetype)
+    exported = search_service().export(search_request())
+    resp = Response(write(exported.papers), content_type=mimetype)
     resp.headers["Content-Disposition"] = f'attachment; filename="paperlist-export.{ext}"'
+    # How many of how many: an export stops at the limit, the API's cursor pages on.
+    resp.headers["X-Total-Count"] = str(exported.total)
+    resp.headers["X-Exported-Count"] = str(len(exported.papers))
     return resp
 
 
