@@ -37,7 +37,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["paperlist.search"] = PaperSearch(es, settings.index)
     app.extensions["paperlist.celery"] = Celery("paperlist-web", broker=settings.redis_url,
                                                 backend=settings.redis_url)
-    CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True)
+    CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True,
+         expose_headers=["X-Total-Count", "X-Exported-Count"])
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(admin.bp)

@@ -98,7 +98,7 @@ def _extra_filters(**own: list[str]) -> bool:
     if request.args.get("q", "").strip():
         return True
     req = search_request()
-    for facet, values in req.filters.items():
+    for facet in req.filters:
         if facet not in own or set(req.selected(facet)) != set(own[facet]):
             return True
     return False
