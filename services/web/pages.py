@@ -97,7 +97,7 @@ def _extra_filters(**own: list[str]) -> bool:
     """Does the URL ask for more than the browse page's own selection (or a query)?"""
     if request.args.get("q", "").strip():
         return True
-    req = search_request()
+    req = html_request()
     for facet in req.filters:
         if facet not in own or set(req.selected(facet)) != set(own[facet]):
             return True
