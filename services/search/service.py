@@ -255,7 +255,7 @@ class PaperSearch:
                   for b in body["aggregations"]["topics"]["buckets"]]
         overview = Overview(body["hits"]["total"]["value"], confs, topics)
         lead = newest_conference_year(confs)
-        if lead:
+        if lead and newest:
             slug, year = lead
             papers = self.es.search(index=self.alias, size=newest, _source=SUMMARY_FIELDS,
                                     sort=sort_clauses(BROWSE_SORT), track_total_hits=True,

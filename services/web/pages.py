@@ -79,7 +79,7 @@ def html_request(**overrides: list[str]) -> SearchRequest:
 def _render_results(template: str, req: SearchRequest, **context):
     results = search_service().search(req)
     requested = request.args.get("page", "1").strip()
-    if results.total and (req.page > results.pages or requested != str(req.page) and requested.isdigit()):
+    if req.page > results.pages or (requested.isdigit() and requested != str(req.page)):
         # Past the last page: show the last one (its own URL, so paging links stay right).
         last = min(results.pages, req.page)
         return redirect(url_with(request.path, req, page=last if last > 1 else None), code=302)
