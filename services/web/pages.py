@@ -193,7 +193,7 @@ def topic(slug: str):
 @bp.get("/authors/<path:name>")
 def author(name: str):
     profile = search_service().author(name[:200])
-    if not profile.total:
+    if not profile.total and not profile.hidden:
         abort(404, description=f"No papers by '{name[:100]}'.")
     return render_template("author.html", profile=profile)
 
