@@ -39,13 +39,32 @@ def generate(paper: Paper) -> str:
         ("booktitle", escape(conf.full_name or conf.name)),
         ("year", str(int(paper.year))),
     ]
-    url = paper.links.site or paper.links.pdf or paper.links.openreview
+    url = best_url(paper)
     if url:
         fields.append(("url", verbatim(url)))
     if paper.links.doi:
         fields.append(("doi", verbatim(paper.links.doi.removeprefix("https://doi.org/"))))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
     return f"@inproceedings{{{cite_key(paper)},\n{body}\n}}"
+
+
+# A proceedings PDF whose paper page is known: NeurIPS ".../file/<hash>-Paper-<track>.pdf" has
+# ".../hash/<hash>-Abstract-<track>.html".
+_PROCEEDINGS_PDF = re.compile(r"^(https://(?:proceedings\.neurips\.cc|papers\.nips\.cc)/paper_files/paper/\d{4})"
+                              r"/file/([0-9a-f]+)-Paper(-[\w]+)?\.pdf$")
+_EVENT_PAGE = re.compile(r"//(?:[\w-]+\.)?(?:neurips|nips|icml|iclr)\.cc/virtual/")  # a poster's event page
+
+
+def best_url(paper: Paper) -> str:
+    """The link a citation should carry: the paper's page in the proceedings, then the venue's
+    own page (unless it is a conference-week event page), OpenReview, the PDF, anything."""
+    links = paper.links
+    proceedings = _PROCEEDINGS_PDF.match(links.pdf)
+    if proceedings:
+        base, digest, track = proceedings.groups()
+        return f"{base}/hash/{digest}-Abstract{track or ''}.html"
+    site = links.site if not _EVENT_PAGE.search(links.site) else ""
+    return site or links.openreview or links.doi or links.pdf or links.site
 
 
 def cite_key(paper: Paper) -> str:

@@ -24,7 +24,7 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
         affiliations=paper.affiliations,
         **FACETS.derived_fields(paper),
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
-        author_suggest=[name[:60] for name in paper.author_names] or None,
+        author_suggest=[{"input": name_rotations(name[:60])} for name in paper.author_names] or None,
         ingest_run=run,
     )
     if indexed_at:
@@ -32,6 +32,21 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
     if doc["author_suggest"] is None:
         del doc["author_suggest"]
     return doc
+
+
+def name_rotations(name: str) -> list[str]:
+    """Completion inputs of a name, one per word it may be typed from: "Yoshua Bengio", "Bengio Yoshua".
+
+    Rotations rather than bare suffixes, so two people sharing a surname stay two suggestions,
+    and :func:`name_of_rotation` can give back the name as written.
+    """
+    words = name.split()
+    return [" ".join(words[i:] + words[:i]) for i in range(len(words))] or [name]
+
+
+def name_of_rotation(text: str, names: list[str]) -> str:
+    """The name among ``names`` that ``text`` (a matched completion input) is a rotation of."""
+    return next((n for n in names if text in name_rotations(n[:60])), text)
 
 
 def _suggest_weight(paper: Paper) -> int:

@@ -124,9 +124,9 @@ class Facet:
         counts = {self.bucket_key(b): b["doc_count"] for b in agg["values"]["buckets"]}
         exact = {k: b["doc_count"] for k, b in ((agg.get("selected") or {}).get("buckets") or {}).items()}
         out = [FacetValue(v, self.value_label(v), exact.get(v, c), v in selected) for v, c in counts.items()]
-        # Selected values stay visible, even at count 0.
+        # Selected values stay visible, even at count 0: first, so no clipped list hides them.
         out.extend(FacetValue(v, self.value_label(v), exact.get(v, 0), True) for v in selected if v not in counts)
-        return out
+        return sorted(out, key=lambda fv: not fv.selected)
 
 
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
@@ -224,7 +224,8 @@ class RangeFacet(Facet):
         return aggs
 
     def shape(self, agg: Mapping[str, Any], selected: tuple[str, ...]) -> list[FacetValue]:
-        return sorted(super().shape(agg, selected), key=lambda f: f.value, reverse=True)
+        newest_first = sorted(super().shape(agg, selected), key=lambda f: f.value, reverse=True)
+        return sorted(newest_first, key=lambda f: not f.selected)
 
     def histogram(self, agg: Mapping[str, Any]) -> list[tuple[int, int]]:
         return [(int(b["key"]), b["doc_count"]) for b in (agg.get("histogram") or {}).get("buckets", [])]

@@ -16,3 +16,5 @@ EXPORT_LIMIT = 1000        # papers in one export
 FEED_ENTRIES = 50          # entries of an Atom feed
 MAX_PREFIX_TERMS = 8       # ``prefix*`` terms of one query run as prefixes; later ones match as words
 PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scoring ones)
+FRONT_PAGE_PAPERS = 20     # papers of the newest conference-year on the front page
+NEWEST_MIN_PAPERS = 20     # a conference-year leads the front page only with this many papers (not a stray record)

@@ -31,6 +31,12 @@ class SearchResults:
     year_span: tuple[int, int] | None = None
     suggestion: str | None = None
     took_ms: int = 0
+    hidden: dict[str, int] = field(default_factory=dict)  # left-out values (rejected, withdrawn) -> count
+
+    @property
+    def hidden_total(self) -> int:
+        """Papers the query matches that the list leaves out unless asked (said apart, never mixed in)."""
+        return sum(self.hidden.values())
 
     @property
     def pages(self) -> int:
@@ -62,6 +68,9 @@ def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
         agg = aggs.get(facet.name)
         if agg:
             results.facets[facet.name] = facet.shape(agg, req.selected(facet.name))
+        if agg and facet.hidden and not req.selected(facet.name):
+            results.hidden.update({v.value: v.count for v in results.facets[facet.name]
+                                   if v.value in facet.hidden and v.count})
     timeline = req.facets.timeline
     if timeline and aggs.get(timeline.name):
         results.year_histogram = timeline.histogram(aggs[timeline.name])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 ANALYSIS: dict[str, Any] = {
     "filter": {

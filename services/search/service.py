@@ -21,10 +21,10 @@ from elasticsearch import ApiError, Elasticsearch, NotFoundError
 
 from . import conferences, taxonomy
 from .breaker import CircuitBreaker, CircuitOpen
-from .documents import SUMMARY_FIELDS, from_source
+from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
 from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
 from .facets import FACETS
-from .limits import EXPORT_LIMIT, MAX_SUGGEST_PREFIX
+from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, NEWEST_MIN_PAPERS
 from .model import Paper
 from .request import SearchRequest
 from .results import SearchResults, shape
@@ -39,6 +39,7 @@ _PROFILE_AGGS = {
     "conferences": {"terms": {"field": "conference", "size": 50}},
 }
 _VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
+_HIDDEN = {"bool": {"must_not": [_VISIBLE]}}
 # Control characters: the completion suggester rejects some (U+001E, U+001F are reserved), none helps.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
@@ -152,18 +153,36 @@ class Suggestion:
     kind: str  # one of SUGGESTION_KINDS
     text: str
     key: str
+    detail: str = ""  # what tells two alike apart: a title's venue and year
+
+
+@dataclass(frozen=True)
+class Exported:
+    """An export: the first papers of a result set and how many the set holds."""
+
+    papers: list[Paper]
+    total: int
 
 
 @dataclass
 class ConferenceSummary:
+    """A conference's listed papers per year; ``hidden`` counts its rejected/withdrawn ones apart."""
+
     slug: str
     name: str
     count: int
     years: list[tuple[int, int]]
+    hidden: int = 0
+    hidden_years: dict[int, int] = field(default_factory=dict)
+
+    def has_year(self, year: int) -> bool:
+        return year in dict(self.years) or year in self.hidden_years
 
 
 @dataclass
 class AuthorProfile:
+    """The author's listed papers (as a search for the name lists them); ``hidden`` counted apart."""
+
     name: str
     total: int
     papers: list[Paper]
@@ -171,6 +190,7 @@ class AuthorProfile:
     coauthors: list[tuple[str, int]]
     affiliations: list[tuple[str, int]]
     conferences: list[tuple[str, int]]
+    hidden: int = 0
 
 
 @dataclass
@@ -179,6 +199,26 @@ class Overview:
     conferences: list[ConferenceSummary]
     topics: list[tuple[str, str, int]]
     newest: list[Paper] = field(default_factory=list)
+    newest_venue: tuple[str, int] | None = None  # (slug, year) the front page leads with
+    newest_count: int = 0
+
+
+def newest_conference_year(confs: list[ConferenceSummary],
+                           minimum: int = NEWEST_MIN_PAPERS) -> tuple[str, int] | None:
+    """The most recently held conference-year with at least ``minimum`` listed papers.
+
+    Ordered by year, then by the month the venue is usually held (the catalogue's
+    ``month``; unknown venues count as mid-year), so NeurIPS (December) comes after ICLR
+    (April) of the same year, and a handful of early records of a later year do not win.
+    """
+    candidates = [(year, conferences.lookup(c.slug).month or 6, n, c.slug)
+                  for c in confs for year, n in c.years if n >= minimum]
+    if not candidates:
+        candidates = [(year, conferences.lookup(c.slug).month or 6, n, c.slug) for c in confs for year, n in c.years]
+    if not candidates:
+        return None
+    year, _, _, slug = max(candidates)
+    return slug, year
 
 
 class PaperSearch:
@@ -207,16 +247,27 @@ class PaperSearch:
     @_translating
     def search(self, req: SearchRequest) -> SearchResults:
         resp = self._search(**build_search(req))
-        return shape(req, resp.body)
+        results = shape(req, resp.body)
+        if results.suggestion and not self._count(replace(req, q=results.suggestion, page=1, search_after=None)):
+            results.suggestion = None  # "did you mean" only where it leads somewhere
+        return results
+
+    def _count(self, req: SearchRequest) -> int:
+        """How many papers ``req`` lists (no hits, facets or highlights fetched)."""
+        body = build_search(req, facets=False, highlight=False)
+        body.pop("suggest", None)
+        body.pop("sort", None)
+        body.update(size=0, **{"from": 0})
+        return self._search(**body)["hits"]["total"]["value"]
 
     @_translating
-    def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> list[Paper]:
-        """Up to ``limit`` papers of the result set, in its order, with every field."""
+    def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
+        """Up to ``limit`` papers of the result set, in its order, with every field, and the set's size."""
         body = build_search(replace(req, page=1, page_size=limit, search_after=None),
                             facets=False, highlight=False, source=["*"])
         body.pop("suggest", None)
         resp = self._search(**body)
-        return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
+        return Exported([from_source(h["_source"]) for h in resp["hits"]["hits"]], resp["hits"]["total"]["value"])
 
     @_translating
     def trends(self, req: SearchRequest) -> Trends:
@@ -282,62 +333,84 @@ class PaperSearch:
                                                         "skip_duplicates": True}},
             "author": {"prefix": prefix, "completion": {"field": "author_suggest", "size": 4,
                                                          "skip_duplicates": True}},
-        }, _source=["paper_id"])
+        }, _source=["paper_id", "author_names", "conference", "year"])
         suggest = resp.body.get("suggest", {})
+        authors: list[str] = []
         for option in suggest.get("author", [{}])[0].get("options", []):
-            out.append(Suggestion("author", option["text"], option["text"]))
+            name = name_of_rotation(option["text"], (option.get("_source") or {}).get("author_names") or [])
+            if name not in authors:
+                authors.append(name)
+                out.append(Suggestion("author", name, name))
         for option in suggest.get("title", [{}])[0].get("options", []):
-            out.append(Suggestion("title", option["text"], option["_id"]))
+            source = option.get("_source") or {}
+            detail = f"{conferences.label(source['conference'])} {source.get('year', '')}".strip() \
+                if source.get("conference") else ""
+            out.append(Suggestion("title", option["text"], option["_id"], detail))
         return out[: size + 4]
 
     @_translating
-    def overview(self, newest: int = 20) -> Overview:
-        """Front page: paper counts per conference and year, topics, and the newest papers."""
-        resp = self._search(size=newest, _source=SUMMARY_FIELDS, query=_VISIBLE,
-                              sort=sort_clauses(BROWSE_SORT),
-                              track_total_hits=True, aggs={
-                                  "conf": {"terms": {"field": "conference", "size": 200},
-                                           "aggs": {"years": {"terms": {"field": "year", "size": 100,
-                                                                        "order": {"_key": "desc"}}}}},
-                                  "topics": {"terms": {"field": "topics", "size": 100}},
-                              })
+    def overview(self, newest: int = FRONT_PAGE_PAPERS) -> Overview:
+        """Front page: listed papers per conference and year, topics, and the newest conference-year's papers."""
+        resp = self._search(size=0, query=_VISIBLE, track_total_hits=True, aggs={
+            "conf": {"terms": {"field": "conference", "size": 200},
+                     "aggs": {"years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}}}},
+            "topics": {"terms": {"field": "topics", "size": 100}},
+        })
         body = resp.body
         confs = [ConferenceSummary(b["key"], conferences.label(b["key"]), b["doc_count"],
                                    [(int(y["key"]), y["doc_count"]) for y in b["years"]["buckets"]])
                  for b in body["aggregations"]["conf"]["buckets"]]
         topics = [(b["key"], taxonomy.label(b["key"]), b["doc_count"])
                   for b in body["aggregations"]["topics"]["buckets"]]
-        return Overview(body["hits"]["total"]["value"], confs, topics,
-                        [from_source(h["_source"]) for h in body["hits"]["hits"]])
+        overview = Overview(body["hits"]["total"]["value"], confs, topics)
+        lead = newest_conference_year(confs)
+        if lead and newest:
+            slug, year = lead
+            papers = self.es.search(index=self.alias, size=newest, _source=SUMMARY_FIELDS,
+                                    sort=sort_clauses(BROWSE_SORT), track_total_hits=True,
+                                    query={"bool": {"filter": [_VISIBLE, {"term": {"conference": slug}},
+                                                               {"term": {"year": year}}]}})
+            overview.newest = [from_source(h["_source"]) for h in papers["hits"]["hits"]]
+            overview.newest_venue, overview.newest_count = lead, papers["hits"]["total"]["value"]
+        return overview
 
     @_translating
     def author(self, name: str, size: int = 200) -> AuthorProfile:
+        """The papers a search for the author lists (rejected/withdrawn left out and counted apart)."""
         resp = self._search(size=size, _source=SUMMARY_FIELDS,
-                              query={"term": {"author_names.raw": name}}, track_total_hits=True,
-                              sort=sort_clauses(BROWSE_SORT),
-                              aggs=_PROFILE_AGGS)
+                              query={"term": {"author_names.raw": name}}, post_filter=_VISIBLE,
+                              track_total_hits=True, sort=sort_clauses(BROWSE_SORT),
+                              aggs={"listed": {"filter": _VISIBLE, "aggs": _PROFILE_AGGS},
+                                    "hidden": {"filter": _HIDDEN}})
         body = resp.body
-        aggs = body["aggregations"]
+        aggs = body["aggregations"]["listed"]
+        papers = [from_source(h["_source"]) for h in body["hits"]["hits"]]
         return AuthorProfile(
             name=name,
             total=body["hits"]["total"]["value"],
-            papers=[from_source(h["_source"]) for h in body["hits"]["hits"]],
+            papers=papers,
             years=[(int(b["key"]), b["doc_count"]) for b in aggs["years"]["buckets"]],
             coauthors=[(b["key"], b["doc_count"]) for b in aggs["coauthors"]["buckets"] if b["key"] != name][:20],
-            affiliations=_author_affiliations(name, [from_source(h["_source"]) for h in body["hits"]["hits"]]),
+            affiliations=_author_affiliations(name, papers),
             conferences=[(b["key"], b["doc_count"]) for b in aggs["conferences"]["buckets"]],
+            hidden=body["aggregations"]["hidden"]["doc_count"],
         )
 
     @_translating
     def conference(self, slug: str) -> ConferenceSummary | None:
+        """Listed papers per year (as the conference's pages list them), hidden ones counted apart."""
         resp = self._search(size=0, query={"term": {"conference": slug}},
-                              aggs={"years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}}},
+                              aggs={"years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}},
+                                              "aggs": {"listed": {"filter": _VISIBLE}}}},
                               track_total_hits=True)
-        total = resp["hits"]["total"]["value"]
-        if not total:
+        if not resp["hits"]["total"]["value"]:
             return None
-        years = [(int(b["key"]), b["doc_count"]) for b in resp["aggregations"]["years"]["buckets"]]
-        return ConferenceSummary(slug, conferences.label(slug), total, years)
+        buckets = resp["aggregations"]["years"]["buckets"]
+        years = [(int(b["key"]), b["listed"]["doc_count"]) for b in buckets if b["listed"]["doc_count"]]
+        hidden = {int(b["key"]): b["doc_count"] - b["listed"]["doc_count"] for b in buckets
+                  if b["doc_count"] > b["listed"]["doc_count"]}
+        return ConferenceSummary(slug, conferences.label(slug), sum(n for _, n in years), years,
+                                 sum(hidden.values()), hidden)
 
     @_translating
     def ready(self) -> bool:

@@ -64,8 +64,8 @@ def suggest():
     if len(q) > MAX_SUGGEST_PREFIX:
         raise InvalidRequest("q", f"suggestions take at most {MAX_SUGGEST_PREFIX} characters")
     items = search_service().suggest(q)
-    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": suggestion_url(s)}
-                                            for s in items]})
+    return jsonify({"q": q, "suggestions": [{"type": s.kind, "text": s.text, "url": suggestion_url(s),
+                                             **({"detail": s.detail} if s.detail else {})} for s in items]})
 
 
 def suggestion_url(suggestion: Suggestion) -> str:
@@ -82,9 +82,16 @@ def export():
     req = search_request()
     # HEAD answers the download's headers (parameters validated), without the export work:
     # an empty stream, so neither a Content-Length nor an ETag claims to describe the body.
-    body = iter(()) if request.method == "HEAD" else write(search_service().export(req))
-    resp = Response(body, mimetype=mimetype)
+    if request.method == "HEAD":
+        resp = Response(iter(()), content_type=mimetype)
+        resp.headers["Content-Disposition"] = f'attachment; filename="paperlist-export.{ext}"'
+        return resp
+    exported = search_service().export(req)
+    resp = Response(write(exported.papers), content_type=mimetype)
     resp.headers["Content-Disposition"] = f'attachment; filename="paperlist-export.{ext}"'
+    # How many of how many: an export stops at the limit, the API's cursor pages on.
+    resp.headers["X-Total-Count"] = str(exported.total)
+    resp.headers["X-Exported-Count"] = str(len(exported.papers))
     return resp
 
 

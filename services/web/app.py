@@ -12,7 +12,7 @@ from flask_cors import CORS
 
 from services.search import conferences, taxonomy
 from services.search.client import make_web_client, quiet_client_logs
-from services.search.limits import MAX_QUERY
+from services.search.limits import EXPORT_LIMIT, MAX_QUERY
 from services.search.service import Deadlines, PaperSearch, search_breaker, start_deadline
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
@@ -33,7 +33,9 @@ from . import (
     result_cache,
     security,
     stats_api,
+    textfilters,
 )
+from .reading import abstract_links
 
 STATIC = Path(__file__).parent / "static"
 
@@ -63,7 +65,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     celery.conf.update(redis_guard.celery_timeouts())
     app.extensions["paperlist.celery"] = celery
     redis_guard.install(app, settings)
-    CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True)
+    CORS(app, resources={r"/api/v1/(?!admin).*": {"origins": "*", "methods": ["GET", "OPTIONS"]}}, send_wildcard=True,
+         expose_headers=["X-Total-Count", "X-Exported-Count"])
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(admin.bp)
@@ -81,7 +84,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     # What every template may use, instead of modules passed into each render_template.
     app.jinja_env.globals.update(static_url=static_url, url=pages.url_with, toggle=pages.toggle,
                                  conference_label=conferences.label, topic_label=taxonomy.label,
-                                 sorts=SORTS.values(), max_query=MAX_QUERY)
+                                 sorts=SORTS.values(), max_query=MAX_QUERY, results_path=pages.results_path,
+                                 abstract_links=abstract_links, export_limit=EXPORT_LIMIT,
+                                 search_example=textfilters.SEARCH_EXAMPLE)
+    app.jinja_env.filters.update(textfilters.FILTERS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     quiet_client_logs()

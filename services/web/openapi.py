@@ -112,7 +112,8 @@ SUGGESTIONS = {"type": "object", "required": ["q", "suggestions"], "properties":
     "q": {"type": "string"},
     "suggestions": {"type": "array", "items": {"type": "object", "required": ["type", "text", "url"], "properties": {
         "type": {"type": "string", "enum": list(SUGGESTION_KINDS)},
-        "text": {"type": "string"}, "url": {"type": "string"}}}}}}
+        "text": {"type": "string"}, "url": {"type": "string"},
+        "detail": {"type": "string", "description": "a title's conference and year"}}}}}}
 
 
 COUNT = {"type": "integer", "minimum": 0}

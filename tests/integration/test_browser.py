@@ -138,10 +138,13 @@ def test_search_facets_paper_bibtex_and_author(browser_context, live_server):
     assert _params(page) == {"q": ["learning"], "conference": [slug], "year": [year_value]}
     badges = page.locator(".paper-list .badge.conf").all_inner_texts()
     assert badges and all(b.endswith(year_value) for b in badges)
-    # The header form now carries the facets: a new query keeps them.
-    hidden = dict((i.get_attribute("name"), i.get_attribute("value"))
-                  for i in page.locator(".searchbar input[type=hidden]").all())
-    assert hidden == {"conference": slug, "year": year_value}
+    # The header form now searches within the facets (ticked boxes): a new query keeps them.
+    scope = dict((i.get_attribute("name"), i.get_attribute("value"))
+                 for i in page.locator(".searchbar .search-scope input[type=checkbox]:checked").all())
+    assert scope == {"conference": slug, "year": year_value}
+    # ...and the active filters show as chips above the results.
+    chips = page.locator(".chips .chip").all_inner_texts()
+    assert len(chips) == 2 and any(c.startswith("Year: " + year_value) for c in chips)
 
     # The URL is the whole state: a reload shows the same results.
     titles, url = _titles(page), page.url
@@ -254,8 +257,8 @@ def test_year_range_sort_and_markup_in_the_query(browser_context):
 def test_without_javascript_search_and_facets_still_work(browser_context):
     page = browser_context(javascript=False)
     page.goto("/")
-    page.locator("#hero-q").fill("reinforcement learning")
-    page.locator("#hero-q").press("Enter")
+    page.locator("#q").fill("reinforcement learning")
+    page.locator("#q").press("Enter")
     expect(page).to_have_url(re.compile(r"/search\?q=reinforcement\+learning$"))
     total = _total(page)
     assert total > 10
@@ -357,4 +360,30 @@ def test_accessibility_basics(browser_context):
     page.keyboard.press("Space")
     expect(page).to_have_url(re.compile(rf"conference={value}"))
     expect(page.locator(f'.facet a[data-facet="conference"][data-value="{value}"]')).to_be_focused()
+    assert page.errors == []
+
+
+def test_math_chips_and_the_slash_key(browser_context):
+    page = browser_context()
+    page.goto("/search?q=Riemannian+Submanifolds+Riemann")
+    card = page.locator(".paper-list .paper-title a").filter(has=page.locator("math")).first
+    expect(card).to_be_visible()  # math in a highlighted title is rendered in the list too
+    card.click()
+    expect(page).to_have_url(re.compile(r"/papers/"))
+    expect(page.locator("h1 math")).to_be_visible()
+    assert "$" not in page.locator("h1").inner_text() and "$" not in page.title()
+
+    # A browse page: "/" focuses the search box, which says what it searches within.
+    page.goto("/conferences/neurips/2026")
+    page.keyboard.press("/")
+    expect(page.locator("#q")).to_be_focused()
+    expect(page.locator(".search-scope")).to_contain_text("Searching within")
+    # Its own filters are chips: removing the year leaves the conference, under an honest heading.
+    page.locator("body").click()
+    year_total = _total(page)
+    page.locator(".chips .chip", has_text="Year: 2026").click()
+    expect(page).to_have_url(re.compile(r"/search\?conference=neurips$"))
+    expect(page.locator(".chips .chip")).to_have_count(1)
+    assert _total(page) > year_total
+    expect(page.locator("h1")).not_to_have_text("NeurIPS 2026")
     assert page.errors == []

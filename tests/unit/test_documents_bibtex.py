@@ -58,7 +58,15 @@ class TestDocuments:
         assert doc["topic_labels"] == ["Graph Learning", "AI for Science & Health"]
         assert doc["ingest_run"] == "run-7"
         assert "indexed_at" not in doc
-        assert doc["author_suggest"] == ["Ada Lovelace", "Alan Turing", "Grace Hopper"]
+        # One suggestion per author, typed from any word of the name.
+        assert doc["author_suggest"][0] == {"input": ["Ada Lovelace", "Lovelace Ada"]}
+        assert len(doc["author_suggest"]) == 3
+
+    def test_name_rotations_lead_back_to_the_name(self):
+        from services.search.documents import name_of_rotation, name_rotations
+        assert name_rotations("Aaron C. Courville") == ["Aaron C. Courville", "C. Courville Aaron",
+                                                        "Courville Aaron C."]
+        assert name_of_rotation("Bengio Yoshua", ["Samy Bengio", "Yoshua Bengio"]) == "Yoshua Bengio"
 
     def test_indexed_at(self):
         assert to_document(make(), indexed_at="2024-01-01T00:00:00Z")["indexed_at"] == "2024-01-01T00:00:00Z"
@@ -75,7 +83,7 @@ class TestDocuments:
         p = make(title="T" * 1000, authors=[Author(name="N" * 300)], citations=10**9, year=2100)
         doc = to_document(p)
         assert doc["title_suggest"]["input"] == ["T" * 100]
-        assert doc["author_suggest"] == ["N" * 60]
+        assert doc["author_suggest"] == [{"input": ["N" * 60]}]
         weight = doc["title_suggest"]["weight"]
         assert isinstance(weight, int) and 0 <= weight < 2**31
 

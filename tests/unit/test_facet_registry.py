@@ -68,7 +68,8 @@ def test_shaped_and_labelled():
         "area": {"values": {"buckets": [{"key": "deep_learning", "doc_count": 4}]}},
     }
     facets = shape(parse(award="1"), response(aggs)).facets
-    assert facets["award"] == [FacetValue("false", "No award", 9, False), FacetValue("true", "Award", 1, True)]
+    # Selected values lead the list (a clipped list never hides them).
+    assert facets["award"] == [FacetValue("true", "Award", 1, True), FacetValue("false", "No award", 9, False)]
     assert facets["area"] == [FacetValue("deep_learning", "Deep Learning", 4, False)]
 
 

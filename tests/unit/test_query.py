@@ -325,17 +325,17 @@ class TestShape:
 
     def test_conference_facet_labels_counts_and_selection(self):
         values = shape(req(**SELECTED), es_response()).facets["conference"]
-        assert values == [
-            FacetValue("iclr", "ICLR", 60, False),
+        assert values == [  # selected values first, so a clipped list never hides one
             FacetValue("neurips", "NeurIPS", 31, True),  # exact count from the "selected" filters agg
-            FacetValue("cfx", "CFX", 10, False),
             FacetValue("icml", "ICML", 0, True),  # selected, absent from the buckets: kept
+            FacetValue("iclr", "ICLR", 60, False),
+            FacetValue("cfx", "CFX", 10, False),
         ]
 
     def test_year_facet_sorted_newest_first_with_selected_ranges(self):
         values = shape(req(**SELECTED), es_response()).facets["year"]
         assert [(v.value, v.count, v.selected) for v in values] == [
-            ("2021", 40, False), ("2020", 35, True), ("2019", 25, False), ("2010-2012", 4, True)]
+            ("2020", 35, True), ("2010-2012", 4, True), ("2021", 40, False), ("2019", 25, False)]
         assert all(v.label == v.value for v in values)
 
     def test_topic_status_has_code_labels(self):
@@ -345,14 +345,14 @@ class TestShape:
         assert [(v.value, v.label) for v in facets["status"]] == [
             ("poster", "Poster"), ("accept", "Accepted"), ("reject", "Rejected")]
         assert [(v.value, v.label, v.count, v.selected) for v in facets["has_code"]] == [
-            ("false", "No code", 70, False), ("true", "Has code", 30, True)]
+            ("true", "Has code", 30, True), ("false", "No code", 70, False)]
         assert facets["keyword"] == []
         assert facets["track"][1] == FacetValue("Journal Track", "Journal Track", 5, False)
 
     def test_selected_value_without_any_count(self):
         values = shape(req(author="Nobody"), es_response()).facets["author"]
-        assert values[-1] == FacetValue("Nobody", "Nobody", 0, True)
-        assert values[0] == FacetValue("Ada Lovelace", "Ada Lovelace", 3, False)
+        assert values[0] == FacetValue("Nobody", "Nobody", 0, True)  # first: never clipped away
+        assert values[1] == FacetValue("Ada Lovelace", "Ada Lovelace", 3, False)
 
     def test_year_histogram_and_span(self):
         results = shape(req(), es_response())

@@ -38,6 +38,7 @@ class Venue(Entry):
     name: Text
     full_name: str = ""
     aliases: tuple[Slug, ...] = ()
+    month: Annotated[int, Field(ge=1, le=12)] | None = None  # when it is usually held
     home_topic: str | None = None
     statuses: tuple[tuple[str, str], ...] = ()  # (raw status, outcome name)
 

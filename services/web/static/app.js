@@ -14,21 +14,11 @@ const $ = (sel, root = document) => root.querySelector(sel);
 const $all = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 const resultsRoot = () => $("[data-results-root]");
 
-/* The header form carries the current filters as hidden inputs: keep them in step with the URL,
-   so a new query typed after some in-place facet clicks keeps those facets. */
-function syncSearchForm(url) {
-  const form = $("[data-live-search]");
-  if (!form) { return; }
-  $all("input[type=hidden]", form).forEach((input) => input.remove());
-  const button = $("button[type=submit]", form);
-  new URL(url, location.href).searchParams.forEach((value, name) => {
-    if (name === "q" || name === "page" || name === "partial") { return; }
-    const input = document.createElement("input");
-    input.type = "hidden";
-    input.name = name;
-    input.value = value;
-    form.insertBefore(input, button);
-  });
+/* The search form shows the filters it searches within (ticked boxes, rendered by the server):
+   swap them with the results, so a new query keeps the facets clicked in place. */
+function syncSearchForm(scopeHtml) {
+  const scope = $("[data-live-search] [data-search-scope]");
+  if (scope && typeof scopeHtml === "string") { scope.innerHTML = scopeHtml; }
 }
 
 function pageTitle(url) {
@@ -61,9 +51,8 @@ function restoreFocus(root, key) {
 function searchUrlFromForm(form) {
   const params = new URLSearchParams(new FormData(form));
   params.delete("page");
-  let action = form.getAttribute("action") || location.pathname;
-  // On a browse page (a conference, a topic), a new query narrows that page rather than leaving it.
-  if (resultsRoot() && form.matches("[data-live-search]")) { action = location.pathname; }
+  // The header form searches /search within its ticked filters; other forms keep their action.
+  const action = form.getAttribute("action") || location.pathname;
   const query = params.toString();
   return query ? action + "?" + query : action;
 }
@@ -89,10 +78,12 @@ function createResultsLoader() {
         const key = focusKey(root);
         $("[data-results]", root).innerHTML = data.results;
         $("[data-facets]", root).innerHTML = data.facets;
+        const head = $("[data-results-head]", root);
+        if (head && typeof data.head === "string") { head.innerHTML = data.head; }
         root.removeAttribute("aria-busy");
         if (push) { history.pushState({ url }, "", url); } else { history.replaceState({ url }, "", url); }
         document.title = pageTitle(url);
-        syncSearchForm(url);
+        syncSearchForm(data.scope);
         const status = $("[data-results-status]", root);
         const total = $(".total", root);
         if (status && total) { status.textContent = total.textContent.replace(/\s+/g, " ").trim(); }
@@ -101,6 +92,7 @@ function createResultsLoader() {
       })
       .catch((err) => {
         if (err.name === "AbortError") { return; }
+        root.removeAttribute("aria-busy");
         window.location.href = url;
       });
   };
@@ -147,7 +139,7 @@ function createSuggestions(input, list, endpoint) {
     text.textContent = s.text;
     const kind = document.createElement("span");
     kind.className = "kind";
-    kind.textContent = s.type;
+    kind.textContent = s.detail ? s.type + " · " + s.detail : s.type;
     a.append(text, kind);
     li.appendChild(a);
     return li;
@@ -243,7 +235,7 @@ function initInPlaceLinks(loadResults, suggestions) {
   document.addEventListener("click", (ev) => {
     const link = ev.target.closest("[data-results-root] a");
     if (!link || ev.defaultPrevented || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey || ev.button !== 0) { return; }
-    if (!link.closest(".facets, .pager, .did-you-mean, .clear-filters")) { return; }
+    if (!link.closest(".facets, .pager, .did-you-mean, .clear-filters, .chips, .hidden-note")) { return; }
     ev.preventDefault();
     loadResults(link.getAttribute("href"), true);
     const top = resultsRoot();
@@ -264,6 +256,20 @@ function initInPlaceLinks(loadResults, suggestions) {
     if (input) { input.value = new URL(ev.state.url, location.href).searchParams.get("q") || ""; }
     if (suggestions) { suggestions.hide(); }
     loadResults(ev.state.url, false);
+  });
+}
+
+/* "/" focuses the search box (as on many sites), unless the user is typing somewhere. */
+function initSlashKey() {
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "/" || ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) { return; }
+    const target = ev.target;
+    if (target && (target.isContentEditable || (target.closest && target.closest("input, textarea, select")))) { return; }
+    const input = $("[data-live-search] input[name=q]");
+    if (!input) { return; }
+    ev.preventDefault();
+    input.focus();
+    input.select();
   });
 }
 
@@ -341,3 +347,4 @@ initInPlaceLinks(loadResults, suggestions);
 initForms(loadResults);
 initFilterPanel();
 initCopy();
+initSlashKey();

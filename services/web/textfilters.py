@@ -1,0 +1,52 @@
+"""Jinja filters for the text of papers: rendered math and emphasis, snippets, plain tab titles."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markupsafe import Markup
+
+from .markup import plain_text, render, render_highlighted
+
+SNIPPET_CHARS = 240  # the highlighter's fragment size too (services/search/search_body.py)
+ELLIPSIS = "…"
+# A search box example that finds papers in the sample and in the full corpus (tests check it).
+SEARCH_EXAMPLE = '"diffusion" year:2020-2025'
+_TAG = re.compile(r"<[^>]*>")
+
+
+def snippet(abstract: str, limit: int = SNIPPET_CHARS) -> Markup:
+    """The abstract's start, cut at a word and ended with "…" when cut."""
+    text = " ".join((abstract or "").split())
+    if len(text) <= limit:
+        return render(text)
+    cut = text[:limit].rsplit(" ", 1)[0].rstrip(" ,;:.")
+    return render(cut) + ELLIPSIS
+
+
+def snippet_highlighted(fragment: str, abstract: str = "") -> Markup:
+    """A highlighted fragment with "…" where it leaves out part of the abstract (same rule as :func:`snippet`)."""
+    plain = " ".join(_TAG.sub("", fragment).split())
+    whole = " ".join((abstract or "").split())
+    out = render_highlighted(fragment)
+    if whole and plain and not whole.startswith(plain[:40]):
+        out = ELLIPSIS + out
+    if whole and plain and not whole.endswith(plain[-40:]):
+        out = out + ELLIPSIS
+    return Markup(out)
+
+
+def humanise(value: str) -> str:
+    """``main`` -> ``Main``, ``datasets_and_benchmarks`` -> ``Datasets and benchmarks``."""
+    text = re.sub(r"[_\s]+", " ", value or "").strip()
+    return text[:1].upper() + text[1:]
+
+
+def facet_label(value: str, facet: Any) -> str:
+    return facet.value_label(value)
+
+
+FILTERS = {"markup": render, "markup_highlighted": render_highlighted, "plain_text": plain_text,
+           "snippet": snippet, "snippet_highlighted": snippet_highlighted, "humanise": humanise,
+           "facet_label": facet_label}
