@@ -20,11 +20,11 @@ from . import conferences, taxonomy
 from .documents import SUMMARY_FIELDS, from_source
 from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
 from .facets import FACETS
-from .limits import EXPORT_LIMIT, MAX_SUGGEST_PREFIX
+from .limits import EXPORT_LIMIT, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
 from .request import SearchRequest
 from .results import SearchResults, shape
-from .search_body import build_search
+from .search_body import build_search, build_suggest
 from .sorting import BROWSE_SORT, sort_clauses
 
 log = logging.getLogger(__name__)
@@ -118,15 +118,18 @@ class PaperSearch:
 
     @_translating
     def search(self, req: SearchRequest) -> SearchResults:
-        resp = self.es.search(index=self.alias, **build_search(req))
-        return shape(req, resp.body)
+        body = self.es.search(index=self.alias, **build_search(req)).body
+        few = req.page_size and body["hits"]["total"]["value"] < SUGGEST_BELOW
+        suggest = build_suggest(req) if few else None
+        if suggest:
+            body["suggest"] = self.es.search(index=self.alias, size=0, suggest=suggest).body.get("suggest")
+        return shape(req, body)
 
     @_translating
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> list[Paper]:
         """Up to ``limit`` papers of the result set, in its order, with every field."""
         body = build_search(replace(req, page=1, page_size=limit, search_after=None),
                             facets=False, highlight=False, source=["*"])
-        body.pop("suggest", None)
         resp = self.es.search(index=self.alias, **body)
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
 
