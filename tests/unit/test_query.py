@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,6 +15,7 @@ from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
 from services.search.request import SearchRequest, decode_cursor, parse_request
 from services.search.results import shape
+from services.search.service import PaperSearch
 from services.search.search_body import HIGHLIGHT, build_search, build_suggest
 from services.search.sorting import SORTS, sort_clauses
 
@@ -454,3 +456,34 @@ class TestShape:
 ])
 def test_facet_label(name, value, label):
     assert FACETS[name].value_label(value) == label
+
+
+# --- "did you mean": a second request, only when hits are few ------------------------------------
+
+class _FakeES:
+    """Records search bodies; answers the search with ``total`` hits and the suggester with one option."""
+
+    def __init__(self, total: int):
+        self.total, self.calls = total, []
+
+    def search(self, index: str, **body):
+        self.calls.append(body)
+        if "suggest" in body:
+            return SimpleNamespace(body={"suggest": {"did_you_mean": [{"options": [{"text": "graph"}]}]}})
+        return SimpleNamespace(body=es_response(total=self.total, hits=[]))
+
+
+@pytest.mark.parametrize("total, requests, suggestion", [(0, 2, "graph"), (SUGGEST_BELOW - 1, 2, "graph"),
+                                                         (SUGGEST_BELOW, 1, None), (500, 1, None)])
+def test_suggester_runs_only_below_the_threshold(total, requests, suggestion):
+    es = _FakeES(total)
+    results = PaperSearch(es, "papers").search(req(q="grpah"))
+    assert len(es.calls) == requests and "suggest" not in es.calls[0]
+    assert results.suggestion == suggestion
+
+
+def test_no_suggester_request_without_free_text_or_hits_page():
+    es = _FakeES(0)
+    PaperSearch(es, "papers").search(req(q="conference:iclr"))
+    PaperSearch(es, "papers").search(replace(req(q="grpah"), page_size=0))
+    assert len(es.calls) == 2
