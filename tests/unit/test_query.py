@@ -15,8 +15,8 @@ from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
 from services.search.request import SearchRequest, decode_cursor, parse_request
 from services.search.results import shape
-from services.search.service import PaperSearch
 from services.search.search_body import HIGHLIGHT, build_search, build_suggest
+from services.search.service import PaperSearch
 from services.search.sorting import SORTS, sort_clauses
 
 FACET_NAMES = [f.name for f in FACETS]
