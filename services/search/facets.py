@@ -55,6 +55,8 @@ class Facet:
     choices: tuple[str, ...] = ()           # when set, the only values accepted (case-insensitive)
     hidden: tuple[str, ...] = ()            # values left out of results unless selected
     derive: Callable[[Paper], Any] | None = None  # the indexed value, when derived from the paper
+    # Counted only when asked for (``facets=``) or selected: high-cardinality terms cost the most.
+    on_demand: bool = False
 
     # --- URL values -------------------------------------------------------------------------------
 
@@ -269,6 +271,11 @@ class FacetRegistry:
         """The range facet whose histogram and span results show (the year), if any."""
         return next((f for f in self.facets if isinstance(f, RangeFacet) and f.timeline), None)
 
+    @property
+    def counted_by_default(self) -> tuple[str, ...]:
+        """The facets a search counts when the request does not name any."""
+        return tuple(f.name for f in self.facets if not f.on_demand)
+
     def default_filters(self) -> list[Clause]:
         """What every listing leaves out unless asked (rejected and withdrawn papers)."""
         return [clause for f in self.facets if (clause := f.filter(())) is not None]
@@ -296,9 +303,9 @@ FACETS = FacetRegistry((
           "Decision: " + ", ".join(STATUSES) + " (case-insensitive). Rejected/withdrawn are hidden unless asked for.",
           labels=lambda v: _STATUS_LABELS.get(v, v.capitalize()), choices=STATUSES, hidden=HIDDEN_STATUSES),
     Facet("track", "track", "Track", 15, "Track, e.g. main."),
-    Facet("keyword", "keywords.raw", "Keyword", 15, "Source keyword (lower-case)."),
-    Facet("author", "author_names.raw", "Author", 15, "Exact author name."),
-    Facet("affiliation", "affiliations.raw", "Affiliation", 15, "Exact affiliation."),
+    Facet("keyword", "keywords.raw", "Keyword", 15, "Source keyword (lower-case).", on_demand=True),
+    Facet("author", "author_names.raw", "Author", 15, "Exact author name.", on_demand=True),
+    Facet("affiliation", "affiliations.raw", "Affiliation", 15, "Exact affiliation.", on_demand=True),
     BooleanFacet("has_code", "has_code", "Code", 2,
                  "true: only papers with a code link; false: only papers without "
                  "(also 1/0, yes/no, on/off; case-insensitive).",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import InvalidRequest
-from .facets import FACETS, FacetRegistry
+from .facets import FACETS, Facet, FacetRegistry
 from .limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
 from .query_language import parse
 from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
@@ -26,7 +26,8 @@ class SearchRequest:
     """What to search: query text, facet selections (parsed values per facet name), order and page.
 
     ``facets`` is the registry the selections belong to: the app's :data:`FACETS` unless a
-    caller (a test) brings its own; it takes no part in equality.
+    caller (a test) brings its own; it takes no part in equality. ``counted`` names the
+    facets to count: ``None`` is the registry's default ones plus any with a selection.
     """
 
     q: str = ""
@@ -36,6 +37,13 @@ class SearchRequest:
     page_size: int = DEFAULT_PAGE_SIZE
     search_after: tuple | None = None
     facets: FacetRegistry = field(default=FACETS, compare=False, repr=False)
+    counted: tuple[str, ...] | None = None
+
+    @property
+    def counted_facets(self) -> tuple[Facet, ...]:
+        """The facets whose values this search counts, in registry order."""
+        names = set(self.counted if self.counted is not None else self.facets.counted_by_default)
+        return tuple(f for f in self.facets if f.name in names or (self.counted is None and f.name in self.filters))
 
     @property
     def offset(self) -> int:
@@ -48,6 +56,11 @@ class SearchRequest:
 
     def with_page(self, page: int) -> SearchRequest:
         return replace(self, page=page, search_after=None)
+
+    def counting(self, facet: str) -> SearchRequest:
+        """The same search also counting ``facet`` (an on-demand facet the user opened)."""
+        names = (*(f.name for f in self.counted_facets), facet)
+        return replace(self, counted=tuple(f.name for f in self.facets if f.name in names))
 
     def without_filters(self) -> SearchRequest:
         return replace(self, filters={}, page=1, search_after=None)
@@ -65,6 +78,8 @@ class SearchRequest:
             pairs.append(("page_size", str(self.page_size)))
         if self.page != 1:
             pairs.append(("page", str(self.page)))
+        if self.counted is not None:
+            pairs.append(("facets", ",".join(self.counted)))
         return pairs
 
 
@@ -98,7 +113,18 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
             raise InvalidRequest("search_after", "only the JSON API pages with search_after")
         after = decode_cursor(token, sort, not parse(q).is_empty)
     return SearchRequest(q=q, filters=filters, sort=sort, page=page, page_size=page_size,
-                         search_after=after, facets=facets)
+                         search_after=after, facets=facets, counted=_counted(args.get("facets"), facets))
+
+
+def _counted(raw: Sequence[str] | None, facets: FacetRegistry) -> tuple[str, ...] | None:
+    """The ``facets`` parameter (comma-separated, repeatable) as facet names; None when absent."""
+    if raw is None:
+        return None
+    names = [n.strip().lower() for value in raw for n in value.split(",") if n.strip()]
+    for name in names:
+        if name not in facets:
+            raise InvalidRequest("facets", f"'{name[:40]}' is not one of {', '.join(facets.names)}")
+    return tuple(dict.fromkeys(names))
 
 
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: int() also takes "1_0", "+1", " 1" and "٢"

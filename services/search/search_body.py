@@ -73,24 +73,33 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
         body["from"] = req.offset
     if active:
         body["post_filter"] = {"bool": {"filter": list(active.values())}}
-    if highlight:
+    if highlight and req.page_size:
         body["highlight"] = HIGHLIGHT
-    if facets:
+    if facets and req.counted_facets:
         body["aggs"] = _aggregations(req, active)
-    text = parsed.free_text()
-    if text:
-        body["suggest"] = {"did_you_mean": {"text": text[:200], "phrase": {
-            "field": "title.shingles", "size": 1, "gram_size": 3, "max_errors": 2, "confidence": 1.0,
-            "direct_generator": [{"field": "title.shingles", "suggest_mode": "always", "min_word_length": 3}],
-            "highlight": {"pre_tag": "<em>", "post_tag": "</em>"},
-        }}}
     return body
 
 
+def build_suggest(req: SearchRequest) -> dict[str, Any] | None:
+    """"Did you mean" for the free text, or None: a second request, sent only when hits are few.
+
+    The phrase suggester costs as much as the rest of a search; asked on every search its
+    answer was shown only below ``SUGGEST_BELOW`` hits anyway.
+    """
+    text = parse(req.q).free_text()
+    if not text:
+        return None
+    return {"did_you_mean": {"text": text[:200], "phrase": {
+        "field": "title.shingles", "size": 1, "gram_size": 3, "max_errors": 2, "confidence": 1.0,
+        "direct_generator": [{"field": "title.shingles", "suggest_mode": "always", "min_word_length": 3}],
+        "highlight": {"pre_tag": "<em>", "post_tag": "</em>"},
+    }}}
+
+
 def _aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Each facet counted under the other facets' filters, plus exact counts of its selected values."""
+    """Each counted facet under the other facets' filters, plus exact counts of its selected values."""
     aggs: dict[str, Any] = {}
-    for facet in req.facets:
+    for facet in req.counted_facets:
         others = [clause for name, clause in active.items() if name != facet.name]
         aggs[facet.name] = {"filter": {"bool": {"filter": others}} if others else {"match_all": {}},
                             "aggs": facet.aggregation(req.filters.get(facet.name, ()))}

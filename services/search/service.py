@@ -24,11 +24,11 @@ from .breaker import CircuitBreaker, CircuitOpen
 from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
 from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
 from .facets import FACETS
-from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, NEWEST_MIN_PAPERS
+from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, NEWEST_MIN_PAPERS, SUGGEST_BELOW
 from .model import Paper
 from .request import SearchRequest
 from .results import SearchResults, shape
-from .search_body import build_search
+from .search_body import build_search, build_suggest
 from .sorting import BROWSE_SORT, sort_clauses
 from .stats import Trends, VenueYear, aggregate, shape_trends, shape_venue, trends_body, venue_body
 
@@ -246,8 +246,12 @@ class PaperSearch:
 
     @_translating
     def search(self, req: SearchRequest) -> SearchResults:
-        resp = self._search(**build_search(req))
-        results = shape(req, resp.body)
+        body = self._search(**build_search(req)).body
+        few = req.page_size and body["hits"]["total"]["value"] < SUGGEST_BELOW
+        suggest = build_suggest(req) if few else None
+        if suggest:
+            body["suggest"] = self._search(size=0, suggest=suggest).body.get("suggest")
+        results = shape(req, body)
         if results.suggestion and not self._count(replace(req, q=results.suggestion, page=1, search_after=None)):
             results.suggestion = None  # "did you mean" only where it leads somewhere
         return results
@@ -255,10 +259,9 @@ class PaperSearch:
     def _count(self, req: SearchRequest) -> int:
         """How many papers ``req`` lists (no hits, facets or highlights fetched)."""
         body = build_search(req, facets=False, highlight=False)
-        body.pop("suggest", None)
         body.pop("sort", None)
         body.update(size=0, **{"from": 0})
-        return self._search(**body)["hits"]["total"]["value"]
+        return self._search(**body).body["hits"]["total"]["value"]
 
     @_translating
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from services.search.errors import InvalidRequest
@@ -29,20 +31,40 @@ def search():
     return jsonify(results_json(results))
 
 
-def results_json(results: SearchResults) -> dict:
+@bp.get("/facets")
+def facets():
+    """Counts only (no hits): what the filter panel fetches when an on-demand facet is opened."""
+    req = search_request(api=True)
+    results = search_service().search(replace(req, page=1, page_size=0, search_after=None))
+    return jsonify(counts_json(results))
+
+
+def counts_json(results: SearchResults) -> dict:
     req = results.request
     return {
         "query": {**query_json(req), "sort": req.sort},
+        "total": results.total,
+        "facets": {name: [{"value": v.value, "label": v.label, "count": v.count, "selected": v.selected}
+                          for v in values] for name, values in results.facets.items()},
+        "year_histogram": [{"year": y, "count": c} for y, c in results.year_histogram],
+        "year_range": list(results.year_span) if results.year_span else None,
+    }
+
+
+def results_json(results: SearchResults) -> dict:
+    req = results.request
+    counts = counts_json(results)
+    return {
+        "query": counts["query"],
         "total": results.total,
         "page": req.page,
         "page_size": req.page_size,
         "pages": results.pages,
         "next_search_after": results.next_cursor,
         "hits": [hit_json(h) for h in results.hits],
-        "facets": {name: [{"value": v.value, "label": v.label, "count": v.count, "selected": v.selected}
-                          for v in values] for name, values in results.facets.items()},
-        "year_histogram": [{"year": y, "count": c} for y, c in results.year_histogram],
-        "year_range": list(results.year_span) if results.year_span else None,
+        "facets": counts["facets"],
+        "year_histogram": counts["year_histogram"],
+        "year_range": counts["year_range"],
         "suggestion": results.suggestion,
     }
 

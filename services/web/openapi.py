@@ -47,6 +47,13 @@ SEARCH_PARAMS = [
     {"name": "page_size", "in": "query", "required": False,
      "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
 ]
+_FACET_NAME = "(" + "|".join(FACETS.names) + ")?"
+FACETS_PARAM = _array_param(
+    "facets", "Facets to count (comma-separated or repeated; empty: none). Absent: "
+    + ", ".join(FACETS.counted_by_default) + " and any facet with a selection; "
+    + ", ".join(f.name for f in FACETS if f.on_demand) + " are counted only on demand. "
+    "The response's facets hold the counted ones only.",
+    {"type": "string", "maxLength": 200, "pattern": rf"^\s*{_FACET_NAME}\s*(,\s*{_FACET_NAME}\s*)*$"})
 
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
     "type": "object", "required": ["code", "message"],
@@ -185,7 +192,7 @@ def openapi_document() -> dict:
         "paths": {
             "/api/v1/search": {"get": {
                 "summary": "Search papers with facets", "operationId": "search",
-                "parameters": [*SEARCH_PARAMS, {"name": "search_after", "in": "query", "required": False,
+                "parameters": [*SEARCH_PARAMS, FACETS_PARAM, {"name": "search_after", "in": "query", "required": False,
                                                 "schema": {"type": "string", "maxLength": 400},
                                                 "description": "Cursor from next_search_after."}],
                 "responses": _with_links(_responses("SearchResponse"), {
@@ -196,6 +203,13 @@ def openapi_document() -> dict:
                     "NextPage": {"operationId": "search",
                                  "parameters": {"query.search_after": "$response.body#/next_search_after"}},
                 })}},
+            "/api/v1/facets": {"get": {
+                "summary": "Facet counts of a search, without hits (on-demand facets when opened)",
+                "operationId": "facetCounts", "parameters": [*SEARCH_PARAMS[:-2], FACETS_PARAM],
+                "responses": _responses(None, ok_content={"application/json": {"schema": {
+                    "type": "object", "required": ["total", "facets"], "properties": {
+                        k: SEARCH_RESPONSE["properties"][k]
+                        for k in ("query", "total", "facets", "year_histogram", "year_range")}}}})}},
             "/api/v1/papers/{paper_id}": {"get": {
                 "summary": "One paper", "operationId": "getPaper", "parameters": [paper_id],
                 "responses": _responses("Paper", 404)}},

@@ -23,7 +23,7 @@ def _search(client, **params):
     {"q": "neural", "topic": "computer-vision", "has_code": "false"},
 ])
 def test_facet_counts_equal_filtered_totals(client, base):
-    data = _search(client, **base)
+    data = _search(client, **base, facets=",".join(FACETS.names))  # on-demand facets too
     checked = 0
     for name in FACETS.names:
         if name in base:
@@ -34,6 +34,20 @@ def test_facet_counts_equal_filtered_totals(client, base):
             checked += 1
     assert checked >= 15
     assert set(data["facets"]) == set(FACETS.names)  # every declared facet is counted and returned
+
+
+def test_on_demand_facets_are_counted_when_asked_and_match_the_search(client):
+    default = _search(client, q="learning")
+    assert set(default["facets"]) == set(FACETS.counted_by_default)
+    counts = client.get("/api/v1/facets", query_string={"q": "learning", "facets": "author,affiliation"})
+    assert counts.status_code == 200
+    data = counts.get_json()
+    assert set(data["facets"]) == {"author", "affiliation"} and "hits" not in data
+    assert data["total"] == default["total"]
+    full = _search(client, q="learning", facets="author")
+    assert data["facets"]["author"] == full["facets"]["author"]
+    bad = client.get("/api/v1/facets", query_string={"facets": "nope"})
+    assert bad.status_code == 400 and bad.get_json()["error"]["code"]
 
 
 def test_selected_value_shows_even_at_zero(client):

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
 from services.search.documents import SUMMARY_FIELDS, to_document
+from services.search.errors import InvalidRequest
 from services.search.facets import FACETS, FacetValue, Span
 from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
 from services.search.request import SearchRequest, decode_cursor, parse_request
 from services.search.results import shape
-from services.search.search_body import HIGHLIGHT, build_search
+from services.search.search_body import HIGHLIGHT, build_search, build_suggest
+from services.search.service import PaperSearch
 from services.search.sorting import SORTS, sort_clauses
 
 FACET_NAMES = [f.name for f in FACETS]
+ALL_FACETS = SearchRequest(counted=tuple(FACET_NAMES))
 HIDE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
 
 
@@ -64,7 +69,7 @@ class TestFacetFilters:
     @pytest.mark.parametrize("facet", FACET_NAMES)
     def test_each_aggregation_uses_the_other_filters_not_its_own(self, facet):
         body = build_search(req(conference=["icml", "neurips"], topic="robotics", year="2018-2020",
-                                has_code="true"))
+                                has_code="true", facets=",".join(FACET_NAMES)))
         own = {"conference": CONF, "topic": TOPIC, "year": YEARS, "has_code": CODE, "status": HIDE}
         filters = agg_filters(body, facet)
         for name, clause in own.items():
@@ -75,19 +80,53 @@ class TestFacetFilters:
         assert len(filters) == len(own) - (1 if facet in own else 0)
 
     def test_no_active_filters_besides_status(self):
-        body = build_search(SearchRequest())
+        body = build_search(ALL_FACETS)
         assert body["aggs"]["status"]["filter"] == {"match_all": {}}
         for facet in FACET_NAMES:
             if facet != "status":
                 assert agg_filters(body, facet) == [HIDE]
 
     def test_every_facet_is_aggregated_with_its_field_and_size(self):
-        aggs = build_search(SearchRequest())["aggs"]
+        aggs = build_search(ALL_FACETS)["aggs"]
         assert list(aggs) == FACET_NAMES
         for facet in FACETS:
             terms = aggs[facet.name]["aggs"]["values"]["terms"]
             assert terms["field"] == facet.field
             assert terms["size"] == facet.size
+
+    def test_on_demand_facets_are_not_counted_by_default(self):
+        aggs = build_search(SearchRequest())["aggs"]
+        assert list(aggs) == [f.name for f in FACETS if not f.on_demand]
+        assert {"author", "affiliation", "keyword"} <= {f.name for f in FACETS if f.on_demand}
+
+    def test_a_selected_on_demand_facet_is_counted(self):
+        aggs = build_search(req(author="Yoshua Bengio"))["aggs"]
+        assert "author" in aggs and "affiliation" not in aggs
+
+    @pytest.mark.parametrize("value, counted", [
+        ("author", ["author"]), ("author, year", ["year", "author"]), (["topic", "status,track"], ["topic", "status", "track"]),
+        ("", []), ("AUTHOR,,author", ["author"]),
+    ])
+    def test_facets_parameter_names_what_is_counted(self, value, counted):
+        r = req(facets=value, conference="icml")
+        assert [f.name for f in r.counted_facets] == counted
+        assert list(build_search(r).get("aggs", {})) == counted
+        assert ("facets", ",".join(r.counted)) in r.to_params()
+
+    def test_unknown_facet_name_is_a_clear_error(self):
+        with pytest.raises(InvalidRequest, match="facets"):
+            req(facets="author,nope")
+
+    def test_counting_adds_one_facet_in_registry_order(self):
+        r = req(facets="year,track").counting("author")
+        assert [f.name for f in r.counted_facets] == ["year", "track", "author"]
+        assert SearchRequest().counting("keyword").counted == (
+            *(n for n in FACET_NAMES if n in SearchRequest().facets.counted_by_default or n == "keyword"),)
+
+    def test_no_hits_no_highlight(self):
+        body = build_search(req(q="graph", page_size="1"))
+        assert "highlight" in body
+        assert "highlight" not in build_search(replace(req(q="graph"), page_size=0))
 
     def test_year_aggregation_has_range_and_histogram(self):
         inner = build_search(SearchRequest())["aggs"]["year"]["aggs"]
@@ -131,7 +170,7 @@ class TestHiddenStatuses:
 
     @pytest.mark.parametrize("selected", [["reject"], ["withdrawn", "oral"], ["poster"]])
     def test_selecting_status_replaces_the_default(self, selected):
-        body = build_search(req(status=selected))
+        body = build_search(req(status=selected, facets=",".join(FACET_NAMES)))
         assert HIDE not in post_filters(body)
         assert {"terms": {"status": selected}} in post_filters(body)
         assert "must_not" not in json.dumps(body)
@@ -218,17 +257,18 @@ class TestHighlightSuggestOptions:
         ("title:bert gans", "gans"),
     ])
     def test_suggest_when_there_is_free_text(self, q, text):
-        suggest = build_search(req(q=q))["suggest"]["did_you_mean"]
+        assert "suggest" not in build_search(req(q=q))  # a second request, only when hits are few
+        suggest = build_suggest(req(q=q))["did_you_mean"]
         assert suggest["text"] == text
         assert suggest["phrase"]["field"] == "title.shingles"
 
     @pytest.mark.parametrize("q", ["", "conference:iclr", "year:2020", "-gans", "title:bert", "a OR b", "trans*"])
     def test_no_suggest_without_free_text(self, q):
-        assert "suggest" not in build_search(req(q=q))
+        assert build_suggest(req(q=q)) is None
 
     def test_suggest_text_is_capped(self):
-        body = build_search(req(q=" ".join(["word"] * 100)))
-        assert len(body["suggest"]["did_you_mean"]["text"]) <= 200
+        body = build_suggest(req(q=" ".join(["word"] * 100)))
+        assert len(body["did_you_mean"]["text"]) <= 200
 
     @pytest.mark.parametrize("params", [
         {},
@@ -416,3 +456,42 @@ class TestShape:
 ])
 def test_facet_label(name, value, label):
     assert FACETS[name].value_label(value) == label
+
+
+# --- "did you mean": a second request, only when hits are few ------------------------------------
+
+class _FakeES:
+    """Records search bodies; answers the search with ``total`` hits, the suggester with one option,
+    and the count of that option's search with ``suggested`` hits."""
+
+    def __init__(self, total: int, suggested: int = 7):
+        self.total, self.suggested, self.calls = total, suggested, []
+
+    def search(self, index: str, **body):
+        self.calls.append(body)
+        if "suggest" in body:
+            return SimpleNamespace(body={"suggest": {"did_you_mean": [{"options": [{"text": "graph"}]}]}})
+        total = self.suggested if body.get("size") == 0 else self.total
+        return SimpleNamespace(body=es_response(total=total, hits=[]))
+
+
+@pytest.mark.parametrize("total, requests, suggestion", [(0, 3, "graph"), (SUGGEST_BELOW - 1, 3, "graph"),
+                                                         (SUGGEST_BELOW, 1, None), (500, 1, None)])
+def test_suggester_runs_only_below_the_threshold(total, requests, suggestion):
+    es = _FakeES(total)
+    results = PaperSearch(es, "papers").search(req(q="grpah"))
+    assert len(es.calls) == requests and "suggest" not in es.calls[0]
+    assert results.suggestion == suggestion
+
+
+def test_a_suggestion_without_hits_is_not_offered():
+    es = _FakeES(0, suggested=0)
+    results = PaperSearch(es, "papers").search(req(q="grpah"))
+    assert len(es.calls) == 3 and results.suggestion is None
+
+
+def test_no_suggester_request_without_free_text_or_hits_page():
+    es = _FakeES(0)
+    PaperSearch(es, "papers").search(req(q="conference:iclr"))
+    PaperSearch(es, "papers").search(replace(req(q="grpah"), page_size=0))
+    assert len(es.calls) == 2
