@@ -16,12 +16,13 @@ from typing import Any, TypeVar
 import elastic_transport
 from elasticsearch import ApiError, Elasticsearch, NotFoundError
 
-from . import conferences, taxonomy
+from . import authors, conferences, taxonomy
 from .documents import SUMMARY_FIELDS, from_source
 from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
 from .facets import FACETS
 from .limits import EXPORT_LIMIT, MAX_SUGGEST_PREFIX
 from .model import Paper
+from .name_keys import author_key
 from .request import SearchRequest
 from .results import SearchResults, shape
 from .search_body import build_search
@@ -30,7 +31,8 @@ from .sorting import BROWSE_SORT, sort_clauses
 log = logging.getLogger(__name__)
 _PROFILE_AGGS = {
     "years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}},
-    "coauthors": {"terms": {"field": "author_names.raw", "size": 21}},
+    # More buckets than shown: spellings of one co-author merge in Python (authors.merged_coauthors).
+    "coauthors": {"terms": {"field": "author_names.raw", "size": 60}},
     "conferences": {"terms": {"field": "conference", "size": 50}},
 }
 _VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
@@ -99,6 +101,7 @@ class AuthorProfile:
     coauthors: list[tuple[str, int]]
     affiliations: list[tuple[str, int]]
     conferences: list[tuple[str, int]]
+    shared_name: bool = False  # papers by several people may share this name (authors.looks_shared)
 
 
 @dataclass
@@ -209,15 +212,27 @@ class PaperSearch:
                               aggs=_PROFILE_AGGS)
         body = resp.body
         aggs = body["aggregations"]
+        papers = [from_source(h["_source"]) for h in body["hits"]["hits"]]
         return AuthorProfile(
             name=name,
             total=body["hits"]["total"]["value"],
-            papers=[from_source(h["_source"]) for h in body["hits"]["hits"]],
+            papers=papers,
             years=[(int(b["key"]), b["doc_count"]) for b in aggs["years"]["buckets"]],
-            coauthors=[(b["key"], b["doc_count"]) for b in aggs["coauthors"]["buckets"] if b["key"] != name][:20],
-            affiliations=_author_affiliations(name, [from_source(h["_source"]) for h in body["hits"]["hits"]]),
+            coauthors=authors.merged_coauthors(name, _buckets(aggs["coauthors"]), limit=20),
+            affiliations=_author_affiliations(name, papers),
             conferences=[(b["key"], b["doc_count"]) for b in aggs["conferences"]["buckets"]],
+            shared_name=authors.looks_shared(name, papers),
         )
+
+    @_translating
+    def canonical_author(self, name: str) -> str | None:
+        """The most frequent spelling of ``name`` ignoring case and accents, or None when no paper has it."""
+        key = author_key(name)
+        if not key:
+            return None
+        resp = self.es.search(index=self.alias, size=0, query={"term": {"author_keys": key}},
+                              aggs={"names": {"terms": {"field": "author_names.raw", "size": 50}}})
+        return authors.canonical_spelling(key, _buckets(resp.body["aggregations"]["names"]))
 
     @_translating
     def conference(self, slug: str) -> ConferenceSummary | None:
@@ -233,6 +248,10 @@ class PaperSearch:
     @_translating
     def ready(self) -> bool:
         return bool(self.es.indices.exists_alias(name=self.alias))
+
+
+def _buckets(agg: dict) -> list[tuple[str, int]]:
+    return [(b["key"], b["doc_count"]) for b in agg["buckets"]]
 
 
 def _author_affiliations(name: str, papers: list[Paper]) -> list[tuple[str, int]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 
 from services.search import bibtex, conferences, taxonomy
 from services.search.limits import MAX_PAPER_ID
@@ -111,6 +111,11 @@ def topic(slug: str):
 def author(name: str):
     profile = search_service().author(name[:200])
     if not profile.total:
+        # Case and accents do not matter: /authors/yoshua%20bengio goes to the spelling papers use.
+        # 302, not 301: the most frequent spelling is data and may change with the next ingest.
+        canonical = search_service().canonical_author(name[:200])
+        if canonical and canonical != name:
+            return redirect(url_for("pages.author", name=canonical), 302)
         abort(404, description=f"No papers by '{name[:100]}'.")
     return render_template("author.html", profile=profile)
 
