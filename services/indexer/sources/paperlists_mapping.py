@@ -14,8 +14,8 @@ from functools import lru_cache
 from services.search.model import Author, Links
 
 from ..cleaning import split_list
-from ..names import author_key, canonical_affiliation, clean_author_name, split_names
 from ..links import arxiv_url, doi_url, safe_url
+from ..names import author_key, canonical_affiliation, clean_author_name, split_names
 from .base import Rejected
 
 MAX_AUTHORS = 500
