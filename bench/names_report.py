@@ -1,11 +1,16 @@
 """Before/after figures of name and vocabulary cleaning over a corpus (issue 11).
 
     python3 bench/names_report.py [--corpus DIR] [--top 200] [--write-display]
+    python3 bench/names_report.py --normalised [--code CHECKOUT]
 
 Reports author names that end in a footnote mark, duplicate groups among the top
 affiliations, distinct keywords and how many co-author names collapse. With
 ``--write-display`` it rewrites ``services/indexer/vocab/affiliation_display.toml``:
 the most frequent spelling of every affiliation key that has several.
+
+``--normalised`` measures what the index would hold: every record goes through the
+source interface and the normaliser, in process (no Elasticsearch). ``--code`` runs
+another checkout's normaliser (e.g. the main branch, for the "before" figures).
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+_code = sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv[:-1] else Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(_code))
 
 from services.indexer import affiliations as aff  # noqa: E402
 from services.indexer.names import (  # noqa: E402
@@ -81,13 +87,49 @@ def display_table(affs: Counter) -> list[str]:
     return sorted(chosen)
 
 
+def normalised_report(corpus: str, top: int) -> dict:
+    """Figures over the papers the normaliser makes of the corpus (what the index stores)."""
+    from services.indexer.normalise import Rejected, normalise
+    from services.indexer.sources import open_sources
+
+    names, affs, keywords = Counter(), Counter(), Counter()
+    papers = rejected = 0
+    for source_file in open_sources([corpus]):
+        for raw in source_file.read().records:
+            try:
+                paper = normalise(raw.data, raw.origin)
+            except Rejected:
+                rejected += 1
+                continue
+            papers += 1
+            names.update(paper.author_names)
+            affs.update(paper.affiliations)
+            keywords.update(paper.keywords)
+    marked = [n for n in names if MARKED.search(n)]
+    fold = aff._fold_words
+    return {
+        "code": str(_code), "papers": papers, "rejected": rejected,
+        "author_names_marked": {"distinct": len(marked), "occurrences": sum(names[n] for n in marked),
+                                "examples": marked[:8]},
+        "author_names_distinct": len(names),
+        "affiliations_distinct": len(affs),
+        "affiliation_top_dup_groups_case_accent_punct": {"top": top, "groups": dup_groups(affs, top, fold)},
+        "keywords_distinct": {"exact": len(keywords), "facet_lowercase": len({k.lower() for k in keywords})},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=os.environ.get("PAPERLIST_CORPUS", "/work/shared/data/paperlists"))
     parser.add_argument("--top", type=int, default=200)
     parser.add_argument("--write-display", action="store_true")
     parser.add_argument("--show", action="store_true", help="print the remaining duplicate groups and the top list")
+    parser.add_argument("--normalised", action="store_true", help="figures over normalised papers")
+    parser.add_argument("--code", help="with --normalised: the checkout whose normaliser runs")
     args = parser.parse_args()
+    if args.normalised:
+        print(json.dumps(normalised_report(args.corpus, args.top), indent=2, ensure_ascii=False))
+        return
     authors, affs, keywords = read(args.corpus)
 
     if args.write_display:

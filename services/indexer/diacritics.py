@@ -13,6 +13,10 @@ import unicodedata
 
 import ftfy
 
+from services.search.name_keys import strip_accents
+
+__all__ = ["repair_diacritics", "strip_accents"]
+
 # Spacing accent glyph (or a combining mark) -> the combining mark it stands for.
 _SPACING = {
     "´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "˜": "\u0303",
@@ -92,13 +96,3 @@ def repair_diacritics(text: str) -> str:
 
 def _has_mark(text: str) -> bool:
     return any(ch in _SPACING or "\u0300" <= ch <= "\u036f" for ch in text)
-
-
-def strip_accents(text: str) -> str:
-    """ASCII-ish folding for keys: ``Université`` -> ``Universite``, ``Łódź`` -> ``Lodz``."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_UNDECOMPOSABLE))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-_UNDECOMPOSABLE = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ı": "i",
-                                 "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "þ": "th", "ð": "d"})

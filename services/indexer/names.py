@@ -14,12 +14,14 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+from services.search.name_keys import author_key, coauthor_key
+
 from .affiliations import affiliation_key, canonical_affiliation
-from .diacritics import repair_diacritics, strip_accents
+from .diacritics import repair_diacritics
 
 __all__ = [
     "affiliation_key", "author_key", "canonical_affiliation", "canonical_keyword", "clean_author_name",
-    "coauthor_key", "keyword_key", "repair_diacritics", "split_names",
+    "coauthor_key", "keyword_key", "merge_keywords", "repair_diacritics", "split_names",
 ]
 
 VOCAB = Path(__file__).with_name("vocab")
@@ -36,18 +38,19 @@ _NOTE = re.compile(
 # Trailing decoration: marks, (superscript) digits, "^1", commas, stray backquotes and underscores.
 _TRAIL = re.compile(rf"(?:\s*(?:[{_MARK_CHARS}{_SUPERSCRIPTS},`_]|\^\s*[\w,]+|(?<=\D)\d{{1,2}}(?:,\d{{1,2}})*))+$")
 _LEAD = re.compile(rf"^(?:[{_MARK_CHARS}{_SUPERSCRIPTS}\s]+|and\s+)")
-_INITIAL = re.compile(r"^[^\W\d_]{1,2}\.?$|^[^\W\d_]\.(?:-?[^\W\d_]\.)+$")
 
 
-def split_names(raw: str) -> list[str]:
+def split_names(raw: str, *, keep_empty: bool = False) -> list[str]:
     """Cleaned names of a ``;``-joined author list (SIGGRAPH: ``,``-joined).
 
     Entities are decoded first, so the ``;`` of ``O&#x27;Brien`` neither splits the name
-    nor hides a comma-joined list.
+    nor hides a comma-joined list. ``keep_empty`` keeps ``""`` for places left without a
+    name, so the list stays aligned with the affiliations and ids given beside it.
     """
     text = html.unescape(raw)
     separator = ";" if ";" in text or "," not in text else ","
-    return [name for name in (clean_author_name(part) for part in text.split(separator)) if name]
+    names = [clean_author_name(part) for part in text.split(separator)]
+    return names if keep_empty else [name for name in names if name]
 
 
 def clean_author_name(name: str) -> str:
@@ -68,23 +71,6 @@ def clean_author_name(name: str) -> str:
     if not any(ch.isalpha() for ch in name):
         return ""
     return name
-
-
-def author_key(name: str) -> str:
-    """Case- and accent-insensitive key: ``Yoshua Bengio``, ``yoshua bengio`` and ``YOSHUA BENGIÓ`` meet."""
-    return _SPACE.sub(" ", strip_accents(name).casefold()).strip()
-
-
-def coauthor_key(name: str) -> str:
-    """``Aaron C. Courville`` and ``Aaron Courville`` share a key: middle initials dropped.
-
-    Only for grouping co-authors on a page; two people may share the key.
-    """
-    parts = author_key(name).replace(".", ". ").split()
-    if len(parts) <= 2:
-        return " ".join(parts)
-    middle = [p for p in parts[1:-1] if not _INITIAL.match(p)]
-    return " ".join([parts[0], *middle, parts[-1]])
 
 
 @cache
@@ -128,6 +114,15 @@ def canonical_keyword(keyword: str) -> str:
     common = len(single) if lowered.startswith(single) else 0
     new_last = last[:common] + single[common:] if common else single
     return f"{head} {new_last}" if head else new_last
+
+
+def merge_keywords(keywords: list[str]) -> list[str]:
+    """Canonical keywords (last word singular) without repeats under :func:`keyword_key`, first spelling kept."""
+    merged: dict[str, str] = {}
+    for keyword in keywords:
+        if keyword:
+            merged.setdefault(keyword_key(keyword), canonical_keyword(keyword))
+    return [keyword for key, keyword in merged.items() if key]
 
 
 def keyword_key(keyword: str) -> str:

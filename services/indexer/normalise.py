@@ -17,6 +17,7 @@ from services.search.catalogue import catalogue
 from services.search.model import Paper, title_key
 
 from .cleaning import clean_text, dedupe, label_case, strip_html
+from .names import merge_keywords
 from .sources import Origin, Rejected, origin_from_path, reader_named
 from .topics import derive_topics
 
@@ -76,7 +77,7 @@ def normalise(data: object, origin: Origin) -> Paper:
 def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: int, title: str) -> Paper:
     authors = record["authors"]
     abstract = strip_html(record["abstract"])[:MAX_ABSTRACT]
-    keywords = dedupe(record["keywords"])[:50]
+    keywords = merge_keywords(dedupe(record["keywords"]))[:50]  # "Diffusion Models" is "Diffusion Model"
     primary_area = clean_text(record["primary_area"])
     status_raw = clean_text(record["status"])
     track = label_case(clean_text(record["track"]))

@@ -6,6 +6,7 @@ from typing import Any
 
 from .facets import FACETS
 from .model import Author, Links, Paper, title_key
+from .name_keys import author_key
 from .taxonomy import label as topic_label
 
 # Source fields a result list needs; the detail page reads the whole document.
@@ -21,6 +22,7 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
         title_key=title_key(paper.title),
         topic_labels=[topic_label(t) for t in paper.topics],
         author_names=paper.author_names,
+        author_keys=list(dict.fromkeys(author_key(name) for name in paper.author_names)),
         affiliations=paper.affiliations,
         **FACETS.derived_fields(paper),
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4  # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive author lookup)
 
 ANALYSIS: dict[str, Any] = {
     "filter": {
@@ -76,6 +76,7 @@ MAPPINGS: dict[str, Any] = {
         "topic_labels": _english(),
         "author_names": {"type": "text", "analyzer": "exact_text",
                          "fields": {"raw": _facet()}},
+        "author_keys": {"type": "keyword"},  # name_keys.author_key of each name: /authors/<any case>
         "affiliations": {"type": "text", "analyzer": "english_text",
                          "fields": {"raw": _facet()}},
         "authors": {"type": "object", "enabled": False},

@@ -19,13 +19,14 @@ from typing import Any, TypeVar
 import elastic_transport
 from elasticsearch import ApiError, Elasticsearch, NotFoundError
 
-from . import conferences, taxonomy
+from . import authors, conferences, taxonomy
 from .breaker import CircuitBreaker, CircuitOpen
 from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
 from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
 from .facets import FACETS
 from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, NEWEST_MIN_PAPERS, SUGGEST_BELOW
 from .model import Paper
+from .name_keys import author_key
 from .request import SearchRequest
 from .results import SearchResults, shape
 from .search_body import build_search, build_suggest
@@ -35,7 +36,8 @@ from .stats import Trends, VenueYear, aggregate, shape_trends, shape_venue, tren
 log = logging.getLogger(__name__)
 _PROFILE_AGGS = {
     "years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}},
-    "coauthors": {"terms": {"field": "author_names.raw", "size": 21}},
+    # More buckets than shown: spellings of one co-author merge in Python (authors.merged_coauthors).
+    "coauthors": {"terms": {"field": "author_names.raw", "size": 60}},
     "conferences": {"terms": {"field": "conference", "size": 50}},
 }
 _VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
@@ -191,6 +193,7 @@ class AuthorProfile:
     affiliations: list[tuple[str, int]]
     conferences: list[tuple[str, int]]
     hidden: int = 0
+    shared_name: bool = False  # papers by several people may share this name (authors.looks_shared)
 
 
 @dataclass
@@ -393,11 +396,22 @@ class PaperSearch:
             total=body["hits"]["total"]["value"],
             papers=papers,
             years=[(int(b["key"]), b["doc_count"]) for b in aggs["years"]["buckets"]],
-            coauthors=[(b["key"], b["doc_count"]) for b in aggs["coauthors"]["buckets"] if b["key"] != name][:20],
+            coauthors=authors.merged_coauthors(name, _buckets(aggs["coauthors"]), limit=20),
             affiliations=_author_affiliations(name, papers),
             conferences=[(b["key"], b["doc_count"]) for b in aggs["conferences"]["buckets"]],
             hidden=body["aggregations"]["hidden"]["doc_count"],
+            shared_name=authors.looks_shared(name, papers),
         )
+
+    @_translating
+    def canonical_author(self, name: str) -> str | None:
+        """The most frequent spelling of ``name`` ignoring case and accents, or None when no paper has it."""
+        key = author_key(name)
+        if not key:
+            return None
+        resp = self._search(size=0, query={"term": {"author_keys": key}},
+                              aggs={"names": {"terms": {"field": "author_names.raw", "size": 50}}})
+        return authors.canonical_spelling(key, _buckets(resp.body["aggregations"]["names"]))
 
     @_translating
     def conference(self, slug: str) -> ConferenceSummary | None:
@@ -419,6 +433,10 @@ class PaperSearch:
     def ready(self) -> bool:
         es = self.es.options(request_timeout=self.deadlines.left(self.deadlines.ready_call)) if self.deadlines else self.es
         return bool(es.indices.exists_alias(name=self.alias))
+
+
+def _buckets(agg: dict) -> list[tuple[str, int]]:
+    return [(b["key"], b["doc_count"]) for b in agg["buckets"]]
 
 
 def _author_affiliations(name: str, papers: list[Paper]) -> list[tuple[str, int]]:

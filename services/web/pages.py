@@ -198,6 +198,11 @@ def topic(slug: str):
 def author(name: str):
     profile = search_service().author(name[:200])
     if not profile.total and not profile.hidden:
+        # Case and accents do not matter: /authors/yoshua%20bengio goes to the spelling papers use.
+        # 302, not 301: the most frequent spelling is data and may change with the next ingest.
+        canonical = search_service().canonical_author(name[:200])
+        if canonical and canonical != name:
+            return redirect(url_for("pages.author", name=canonical), 302)
         abort(404, description=f"No papers by '{name[:100]}'.")
     return render_template("author.html", profile=profile)
 

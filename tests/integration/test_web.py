@@ -224,6 +224,22 @@ def test_browse_pages(client):
     assert topic.status_code == 200 and "Robotics" in topic.get_data(as_text=True)
 
 
+def test_author_url_ignores_case_and_accents(client, es, sample_alias):
+    moved = client.get("/authors/yoshua%20bengio")
+    assert moved.status_code in (301, 302)
+    assert moved.headers["Location"].endswith("/authors/Yoshua%20Bengio")
+    page = client.get(moved.headers["Location"])
+    assert page.status_code == 200 and "<h1>Yoshua Bengio</h1>" in page.get_data(as_text=True)
+    accented = client.get("/authors/YOSHUA%20BENGI%C3%93")
+    assert accented.status_code in (301, 302) and accented.headers["Location"] == moved.headers["Location"]
+    assert client.get("/authors/Yoshua%20Bengio").status_code == 200  # the canonical form itself: no redirect
+    assert client.get("/authors/nobody%20of%20that%20name").status_code == 404
+    # What the index holds is clean: no author name ends in a footnote mark.
+    names = es.search(index=sample_alias, size=0, aggs={"n": {"terms": {"field": "author_names.raw", "size": 100000}}})
+    marked = [b["key"] for b in names["aggregations"]["n"]["buckets"] if re.search(r"[*∗†‡]$|(?<=\D)\d$", b["key"])]
+    assert marked == []
+
+
 def test_health_and_readiness(client):
     assert client.get("/healthz").get_json() == {"status": "ok"}
     assert client.get("/readyz").status_code == 200

@@ -260,8 +260,9 @@ class TestAuthors:
             ["Ada Lovelace", "Alan Turing"]
 
     def test_aligned_affiliations(self):
-        assert authors(author="A One;B Two;C Three", aff="MIT; CMU; ETH") == \
-            [("A One", "MIT"), ("B Two", "CMU"), ("C Three", "ETH")]
+        assert authors(author="A One;B Two;C Three", aff="MIT; CMU; ETH") == [
+            ("A One", "Massachusetts Institute of Technology"), ("B Two", "Carnegie Mellon University"),
+            ("C Three", "ETH Zurich")]
 
     def test_icra_doubled_authors_are_undoubled_and_aligned(self):
         p = paper(author="Jun Yang;Wenjie Xue;Sahar Ghavidel;Jun Yang;Wenjie Xue;Sahar Ghavidel",
@@ -333,15 +334,58 @@ class TestAuthors:
             paper(author=value)
 
     def test_author_count_is_capped(self):
-        names = ";".join(f"Author {i}" for i in range(600))
+        letters = "ABCDEFGHIJ"  # not "Author 12": a trailing number is a footnote mark and goes
+        names = ";".join(f"Author {letters[i // 100]}{letters[i // 10 % 10]}{letters[i % 10]}" for i in range(600))
         assert len(paper(author=names).authors) == 500
+
+
+# --- name and vocabulary cleaning (issue 11) ---------------------------------------------------
+
+class TestNameCleaning:
+    """The normaliser applies services/indexer/names.py: what the index stores is already clean."""
+
+    def test_footnote_marks_leave_author_names(self):
+        p = paper(author="Keyulu Xu*;Weihua Hu†;Jure Leskovec‡;Stefanie Jegelka1", aff="MIT")
+        assert p.author_names == ["Keyulu Xu", "Weihua Hu", "Jure Leskovec", "Stefanie Jegelka"]
+
+    def test_split_diacritics_are_repaired_in_names_and_affiliations(self):
+        p = paper(author="Rainer Ku¨mmerle;Franc¸ois Pomerleau;Narc´is Palomeras",
+                  aff="Universit ´e de Montr ´eal; ETH Z ¨urich; Laboratoire Fictif, Universit ´e de Nulle-Part")
+        assert p.author_names == ["Rainer Kümmerle", "François Pomerleau", "Narcís Palomeras"]
+        assert p.affiliations == [paper(author="A", aff="Université de Montréal").affiliations[0],
+                                  "ETH Zurich", "Laboratoire Fictif, Université de Nulle-Part"]
+
+    def test_one_display_form_per_institution(self):
+        p = paper(author="A One;B Two;C Three", aff="MIT; Massachusetts Institute of Technology, Cambridge, MA, USA; "
+                                                   "massachusetts institute of technology")
+        assert {a.affiliation for a in p.authors} == {"Massachusetts Institute of Technology"}
+        assert p.affiliations == ["Massachusetts Institute of Technology"]
+
+    def test_several_affiliations_of_one_author_each_get_their_display_form(self):
+        p = paper(author="A One", aff="CMU + UC Berkeley + Carnegie Mellon University")
+        assert p.authors[0].affiliation == "Carnegie Mellon University; University of California, Berkeley"
+
+    def test_entity_in_an_author_list_neither_splits_nor_shifts_alignment(self):
+        p = paper(author="Dorian Chan;Matthew O&#x27;Toole;Keyulu Xu*", aff="X; Y; Z")
+        assert [(a.name, a.affiliation) for a in p.authors] == [
+            ("Dorian Chan", "X"), ("Matthew O'Toole", "Y"), ("Keyulu Xu", "Z")]
+
+    def test_a_marks_only_slot_is_dropped_keeping_alignment(self):
+        assert authors(author="A One;*;B Two", aff="X;Y;Z") == [("A One", "X"), ("B Two", "Z")]
+
+    def test_plural_and_singular_keywords_merge(self):
+        p = paper(keywords="diffusion models; Diffusion Model; graph neural networks; analysis")
+        assert p.keywords == ["diffusion model", "graph neural network", "analysis"]
+
+    def test_spellings_of_one_name_count_once_per_paper(self):
+        assert paper(author="Yoshua Bengio;YOSHUA BENGIO;Yoshua Bengió").author_names == ["Yoshua Bengio"]
 
 
 # --- keywords, status, track, award, citations -------------------------------------------------
 
 def test_keywords_split_and_deduped_case_insensitively():
     assert paper(keywords="Deep Learning; deep learning;GANs; ;gans;  Vision ").keywords == \
-        ["Deep Learning", "GANs", "Vision"]
+        ["Deep Learning", "GAN", "Vision"]
 
 
 def test_keywords_capped_at_fifty():

@@ -2,15 +2,20 @@
 
 What is peculiar to paperlists lives here: lists joined with ``;``, authors listed
 twice, one affiliation for the whole paper, ``+`` between one author's affiliations,
-the several fields that may hold the conference or a link.
+the several fields that may hold the conference or a link. Names lose footnote marks
+and affiliations get one display form here (:mod:`..names`), as the fields are read.
 """
 
 from __future__ import annotations
+
+import html
+from functools import lru_cache
 
 from services.search.model import Author, Links
 
 from ..cleaning import split_list
 from ..links import arxiv_url, doi_url, safe_url
+from ..names import author_key, canonical_affiliation, clean_author_name, split_names
 from .base import Rejected
 
 MAX_AUTHORS = 500
@@ -71,22 +76,23 @@ def _authors(record: dict) -> list[Author]:
     raw = record.get("author")
     if raw is not None and not isinstance(raw, (str, list)):
         raise Rejected(f"author is a {type(raw).__name__}, not text")
-    if isinstance(raw, str) and ";" not in raw and "," in raw:
-        raw = raw.replace(",", ";")  # SIGGRAPH-style "A, B, C"
-    names = _undouble(split_list(raw))
+    if isinstance(raw, str):  # "A;B" or SIGGRAPH-style "A, B, C"; marks and broken accents cleaned
+        names = _undouble(split_names(raw, keep_empty=True))
+    else:
+        names = _undouble([clean_author_name(name) for name in split_list(raw)])
     ids = _undouble(split_list(record.get("authorids")))
     orcids = split_list(record.get("orcid"))
-    # "+" inside one entry separates several affiliations of the same author.
-    affs = ["; ".join(p.strip() for p in a.split("+") if p.strip()) for a in split_list(record.get("aff"))]
+    aff = record.get("aff")
+    affs = [_affiliation(a) for a in split_list(html.unescape(aff) if isinstance(aff, str) else aff)]
     if len(affs) == 1 and len(names) > 1:
         affs = affs * len(names)  # one affiliation given for the whole paper
     aligned = len(affs) == len(names)
     authors: list[Author] = []
     seen: set[str] = set()
     for i, name in enumerate(names[:MAX_AUTHORS]):
-        if not name or name.casefold() in seen:
+        if not name or author_key(name) in seen:
             continue
-        seen.add(name.casefold())
+        seen.add(author_key(name))
         author_id = _at(ids, i)
         authors.append(Author(
             name=name,
@@ -95,6 +101,18 @@ def _authors(record: dict) -> list[Author]:
             author_id="" if "@" in author_id else author_id,  # never publish e-mail addresses
         ))
     return authors
+
+
+def _affiliation(entry: str) -> str:
+    """One author's affiliations in display form; ``+`` inside one entry separates several."""
+    parts = (_display_affiliation(part) for part in entry.split("+"))
+    return "; ".join(dict.fromkeys(part for part in parts if part))
+
+
+@lru_cache(maxsize=1 << 16)
+def _display_affiliation(text: str) -> str:
+    """Cached: a corpus repeats a few thousand institutions many times."""
+    return canonical_affiliation(text).replace(";", ",")
 
 
 def _undouble(items: list[str]) -> list[str]:

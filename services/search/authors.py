@@ -1,0 +1,81 @@
+"""Author page figures computed from what Elasticsearch returns: co-authors merged by key,
+the canonical spelling of a name, and whether a name looks shared by several people.
+
+No disambiguation: these only group spellings and describe the papers found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .model import Paper
+from .name_keys import author_key, coauthor_key
+
+# A name looks shared when its papers fall into two groups that share no co-author and no
+# affiliation of the author, the smaller one sizeable both in papers and beside the larger.
+# One prolific person leaves small side groups (a visit, a paper without affiliations);
+# "Jie Zhou" or "Hao Li" leave several large ones. Chained common co-author names can
+# join different people's groups, so the rule under-claims rather than over-claims.
+SHARED_MIN_PAPERS = 5
+SHARED_MIN_SHARE = 0.2
+
+
+def canonical_spelling(key: str, name_counts: Iterable[tuple[str, int]]) -> str | None:
+    """The most frequent spelling whose :func:`author_key` is ``key`` (ties: the first given)."""
+    best: tuple[int, str] | None = None
+    for name, count in name_counts:
+        if author_key(name) == key and (best is None or count > best[0]):
+            best = (count, name)
+    return best[1] if best else None
+
+
+def merged_coauthors(name: str, name_counts: Iterable[tuple[str, int]], limit: int) -> list[tuple[str, int]]:
+    """Co-authors with "Aaron Courville" and "Aaron C. Courville" as one entry, shown in its
+    most frequent spelling; counts add up (a paper rarely lists both). The author is left out."""
+    own = coauthor_key(name)
+    groups: dict[str, list] = {}
+    for other, count in name_counts:
+        key = coauthor_key(other)
+        if key == own or not key:
+            continue
+        group = groups.setdefault(key, [other, count, 0])
+        if count > group[1]:
+            group[0], group[1] = other, count
+        group[2] += count
+    merged = sorted(((shown, total) for shown, _, total in groups.values()), key=lambda kv: (-kv[1], kv[0]))
+    return merged[:limit]
+
+
+def looks_shared(name: str, papers: list[Paper]) -> bool:
+    """Whether the papers under ``name`` split into large unconnected groups (see above).
+
+    Papers connect when they share a co-author (by :func:`coauthor_key`) or one of the
+    author's own affiliations. One person's papers nearly always connect; a name such as
+    "Wei Wang" gathers groups that never meet.
+    """
+    own = author_key(name)
+    parent = list(range(len(papers)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first_seen: dict[str, int] = {}
+    for i, paper in enumerate(papers):
+        for author in paper.authors:
+            if author_key(author.name) == own:
+                links = ["aff:" + part.casefold() for part in author.affiliation.split("; ") if part]
+            else:
+                links = ["co:" + coauthor_key(author.name)]
+            for link in links:
+                j = first_seen.setdefault(link, i)
+                parent[root(i)] = root(j)
+    sizes: dict[int, int] = {}
+    for i in range(len(papers)):
+        sizes[root(i)] = sizes.get(root(i), 0) + 1
+    ranked = sorted(sizes.values(), reverse=True)
+    if len(ranked) < 2:
+        return False
+    return ranked[1] >= SHARED_MIN_PAPERS and ranked[1] >= SHARED_MIN_SHARE * ranked[0]

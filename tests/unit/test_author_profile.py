@@ -1,0 +1,51 @@
+"""Author page figures from search results: canonical spelling, merged co-authors, shared names."""
+
+from __future__ import annotations
+
+from services.search.authors import canonical_spelling, looks_shared, merged_coauthors
+from services.search.documents import to_document
+from services.search.model import Author, Paper
+
+
+def test_canonical_spelling_is_the_most_frequent_with_the_same_key():
+    counts = [("Samy Bengio", 40), ("Yoshua Bengio", 30), ("YOSHUA BENGIO", 2), ("Yoshua Bengió", 1)]
+    assert canonical_spelling("yoshua bengio", counts) == "Yoshua Bengio"
+    assert canonical_spelling("nobody", counts) is None
+
+
+def test_coauthor_spellings_merge_into_the_most_frequent():
+    counts = [("Yoshua Bengio", 30), ("Aaron Courville", 9), ("Ian Goodfellow", 8), ("Aaron C. Courville", 3)]
+    assert merged_coauthors("Yoshua Bengio", counts, limit=20) == [("Aaron Courville", 12), ("Ian Goodfellow", 8)]
+    assert merged_coauthors("Yoshua Bengio", counts, limit=1) == [("Aaron Courville", 12)]
+
+
+def test_the_author_is_not_their_own_coauthor_in_any_spelling():
+    counts = [("Aaron Courville", 9), ("Aaron C. Courville", 3), ("Yoshua Bengio", 2)]
+    assert merged_coauthors("Aaron Courville", counts, limit=20) == [("Yoshua Bengio", 2)]
+
+
+def _paper(i: int, name: str, coauthors: list[str], aff: str = "") -> Paper:
+    authors = [Author(name=name, affiliation=aff), *(Author(name=c) for c in coauthors)]
+    return Paper(paper_id=f"p{i}", conference="iclr", conference_name="ICLR", year=2024, title=f"T{i}",
+                 authors=authors)
+
+
+def test_one_person_with_a_small_side_group_is_not_shared():
+    papers = [_paper(i, "Ada Lovelace", ["Charles Babbage", f"Student {chr(65 + i)}"]) for i in range(12)]
+    papers += [_paper(100, "Ada Lovelace", ["Someone Else"]), _paper(101, "Ada Lovelace", ["Someone Else"])]
+    assert not looks_shared("Ada Lovelace", papers)
+
+
+def test_two_large_unconnected_groups_make_a_shared_name():
+    group_a = [_paper(i, "Wei Wang", ["Li Na"], aff="Tsinghua University") for i in range(8)]
+    group_b = [_paper(50 + i, "Wei Wang", ["John Smith"], aff="University of Sydney") for i in range(6)]
+    assert looks_shared("Wei Wang", group_a + group_b)
+    # One paper with both affiliations joins the groups: then it may be one person who moved.
+    bridge = _paper(99, "Wei Wang", [], aff="Tsinghua University; University of Sydney")
+    assert not looks_shared("Wei Wang", group_a + group_b + [bridge])
+
+
+def test_documents_carry_one_author_key_per_name():
+    paper = Paper(paper_id="p", conference="iclr", conference_name="ICLR", year=2024, title="T",
+                  authors=[Author(name="Petar Veličković"), Author(name="Yoshua Bengio")])
+    assert to_document(paper)["author_keys"] == ["petar velickovic", "yoshua bengio"]
