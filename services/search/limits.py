@@ -13,3 +13,6 @@ MAX_FILTER_VALUES = 20     # values per facet parameter (repeats and blanks coun
 MAX_VALUE_CHARS = 300      # characters of one facet value
 SUGGEST_BELOW = 5          # offer "did you mean" when a search finds fewer hits than this
 EXPORT_LIMIT = 1000        # papers in one export
+MAX_SIMILAR_TEXT = 5000    # characters of the text "papers like this" embeds (POST /api/v1/similar, /similar)
+SEMANTIC_K = 100           # nearest neighbours a semantic search ranks and counts facets over (more when paged deeper)
+SEMANTIC_CANDIDATES = 200  # HNSW candidates per shard: recall against latency

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 2
+from .embedding import DIMS
+
+SCHEMA_VERSION = 3
 
 ANALYSIS: dict[str, Any] = {
     "filter": {
@@ -94,6 +96,10 @@ MAPPINGS: dict[str, Any] = {
         "content_hash": {"type": "keyword"},
         "ingest_run": {"type": "keyword", "index": False},
         "indexed_at": {"type": "date"},
+        # Title+abstract embedding (services.search.semantic); quantized HNSW keeps it small.
+        "embedding": {"type": "dense_vector", "dims": DIMS, "index": True, "similarity": "cosine",
+                      "index_options": {"type": "int8_hnsw"}},
+        "embedding_version": {"type": "keyword"},
     },
 }
 

@@ -25,6 +25,7 @@ from .model import Paper
 from .request import SearchRequest
 from .results import SearchResults, shape
 from .search_body import build_search
+from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
 from .sorting import BROWSE_SORT, sort_clauses
 
 log = logging.getLogger(__name__)
@@ -118,7 +119,13 @@ class PaperSearch:
 
     @_translating
     def search(self, req: SearchRequest) -> SearchResults:
-        resp = self.es.search(index=self.alias, **build_search(req))
+        resp = self.es.search(index=self.alias, **build_ranked(req))
+        return shape(req, resp.body)
+
+    @_translating
+    def like_text(self, req: SearchRequest, text: str) -> SearchResults:
+        """Papers nearest to a text (an abstract, a draft), under the request's filters and paging."""
+        resp = self.es.search(index=self.alias, **build_like(req, embedder().embed_one(text).tolist()))
         return shape(req, resp.body)
 
     @_translating
@@ -126,6 +133,7 @@ class PaperSearch:
         """Up to ``limit`` papers of the result set, in its order, with every field."""
         body = build_search(replace(req, page=1, page_size=limit, search_after=None),
                             facets=False, highlight=False, source=["*"])
+        body["_source"] = {"includes": ["*"], "excludes": [EMBEDDING]}
         body.pop("suggest", None)
         resp = self.es.search(index=self.alias, **body)
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
@@ -134,7 +142,7 @@ class PaperSearch:
     def paper(self, paper_id: str) -> Paper | None:
         """The paper, or None when there is no such id (a missing index raises :class:`IndexMissing`)."""
         try:
-            doc = self.es.get(index=self.alias, id=paper_id)
+            doc = self.es.get(index=self.alias, id=paper_id, source_excludes=[EMBEDDING])
         except NotFoundError as exc:
             if exc.error == "index_not_found_exception":
                 raise
@@ -143,6 +151,23 @@ class PaperSearch:
 
     @_translating
     def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
+        """Papers like this one: nearest by embedding when it has an abstract, else more_like_this on its words."""
+        try:
+            stored = self.es.get(index=self.alias, id=paper_id, source_includes=[EMBEDDING, "abstract"])["_source"]
+        except NotFoundError as exc:
+            if exc.error == "index_not_found_exception":
+                raise
+            return []
+        if stored.get(EMBEDDING) and (stored.get("abstract") or "").strip():
+            knn = knn_clause(SearchRequest(page_size=size), stored[EMBEDDING], k=size,
+                             extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}])
+            resp = self.es.search(index=self.alias, size=size, _source=SUMMARY_FIELDS, knn=knn)
+            return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
+        return self.more_like_this(paper_id, size)
+
+    @_translating
+    def more_like_this(self, paper_id: str, size: int = 6) -> list[Paper]:
+        """Papers sharing this one's distinctive words (title, abstract, keywords)."""
         resp = self.es.search(index=self.alias, size=size, _source=SUMMARY_FIELDS, query={"bool": {
             "must": [{"more_like_this": {
                 "fields": ["title", "abstract", "keywords"],

@@ -17,7 +17,7 @@ from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 
-from . import admin, api, caching, errors, pages, proxy, ratelimit, security
+from . import admin, api, caching, errors, pages, proxy, ratelimit, security, similar
 
 STATIC = Path(__file__).parent / "static"
 
@@ -40,6 +40,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(admin.bp)
+    app.register_blueprint(similar.bp)
     errors.register(app)
     caching.register(app)
     security.register(app)
