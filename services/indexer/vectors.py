@@ -31,7 +31,7 @@ def vector_fields(papers: Sequence[Paper], model: Embedder | None = None) -> dic
     vectors = model.embed([paper_text(p.title, p.abstract) for p in chosen])
     version = model.version
     return {p.paper_id: {EMBEDDING: vec.tolist(), EMBEDDING_VERSION: version}
-            for p, vec in zip(chosen, vectors.round(6)) if vec.any()}
+            for p, vec in zip(chosen, vectors.round(6), strict=True) if vec.any()}
 
 
 def carried(stored: dict[str, Any], paper: Paper) -> dict[str, Any]:
