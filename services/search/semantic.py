@@ -54,9 +54,10 @@ def query_text(req: SearchRequest) -> str:
 def build_ranked(req: SearchRequest) -> dict[str, Any]:
     """The search body of ``req`` in its mode; a query with no free text stays lexical (nothing to embed)."""
     text = query_text(req) if req.mode != "lexical" else ""
-    if not text:
+    vector = embedder().embed_one(text) if text else None
+    if vector is None or not vector.any():
         return build_search(req)
-    vector = embedder().embed_one(text).tolist()
+    vector = vector.tolist()
     if req.mode == "semantic":
         return build_like(req, vector)
     body = build_search(req)

@@ -125,7 +125,10 @@ class PaperSearch:
     @_translating
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:
         """Papers nearest to a text (an abstract, a draft), under the request's filters and paging."""
-        resp = self.es.search(index=self.alias, **build_like(req, embedder().embed_one(text).tolist()))
+        vector = embedder().embed_one(text)
+        if not vector.any():  # no words in the text: nothing is near it
+            return SearchResults(req, 0, [])
+        resp = self.es.search(index=self.alias, **build_like(req, vector.tolist()))
         return shape(req, resp.body)
 
     @_translating

@@ -27,11 +27,12 @@ PAGING = ("page", "page_size")
 
 
 def similar_text(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
+    """The text to embed; one without words (only spaces, say) is valid and finds nothing."""
+    if not isinstance(value, str) or not value:
         raise InvalidRequest("text", "give the text to find similar papers for (a non-empty string)")
     if len(value) > MAX_SIMILAR_TEXT:
         raise InvalidRequest("text", f"the text is longer than {MAX_SIMILAR_TEXT:,} characters")
-    return value.strip()
+    return value
 
 
 def similar_request(params: Mapping[str, Any]) -> SearchRequest:

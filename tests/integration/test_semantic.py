@@ -72,7 +72,7 @@ def test_similar_api_applies_filters_as_prefilters(client):
 
 @pytest.mark.parametrize("body, parameter", [
     ({}, "text"),
-    ({"text": "   "}, "text"),
+    ({"text": ""}, "text"),
     ({"text": 42}, "text"),
     ({"text": "x" * (MAX_SIMILAR_TEXT + 1)}, "text"),
     ({"text": "graph neural networks", "conference": {"a": 1}}, "conference"),
@@ -85,6 +85,11 @@ def test_similar_api_rejects_bad_input_with_400(client, body, parameter):
     resp = client.post("/api/v1/similar", json=body)
     assert resp.status_code == 400
     assert resp.get_json()["error"]["message"].startswith(f"{parameter}:")
+
+
+def test_similar_api_text_without_words_finds_nothing(client):
+    data = client.post("/api/v1/similar", json={"text": "   "}).get_json()
+    assert data["total"] == 0 and data["hits"] == []
 
 
 def test_similar_api_rejects_malformed_json_and_huge_bodies(client):
