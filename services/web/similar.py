@@ -7,6 +7,7 @@ answer the nearest papers in the search response's shape.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
@@ -35,8 +36,11 @@ def similar_text(value: Any) -> str:
     return value
 
 
-def similar_request(params: Mapping[str, Any]) -> SearchRequest:
-    """The filters and paging of a similar request, validated like the search's query string."""
+def similar_request(params: Mapping[str, Any], *, form: bool = False) -> SearchRequest:
+    """The filters and paging of a similar request, validated like the search's query string.
+
+    JSON bodies give page and page_size as numbers; a ``form`` gives every value as text.
+    """
     allowed = {*PAGING, *(facet.name for facet in FACETS)}
     args: dict[str, list[str]] = {}
     for key, value in params.items():
@@ -44,11 +48,17 @@ def similar_request(params: Mapping[str, Any]) -> SearchRequest:
             continue
         if key not in allowed:
             raise InvalidRequest(key, f"not a filter; use text, {', '.join(PAGING)} or a facet name")
+        if key in PAGING and not form:  # JSON numbers, as the OpenAPI document says
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidRequest(key, "give a whole number")
+            args[key] = [str(value)]
+            continue
         values = value if isinstance(value, list) else [value]
-        if not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values):
-            raise InvalidRequest(key, "give a string, a number or a list of them")
-        args[key] = [str(v) for v in values]
-    return parse_request(args)
+        if not all(isinstance(v, str) for v in values):
+            raise InvalidRequest(key, "give a string or a list of strings")
+        args[key] = values
+    # Ranked by kNN: the semantic mode's paging (page, no search_after cursor).
+    return replace(parse_request(args), mode="semantic")
 
 
 @bp.post("/api/v1/similar")
@@ -66,7 +76,7 @@ def similar_page():
     """The form; a submit (POST, or GET with ``text``) shows the nearest papers under it."""
     form = request.form if request.method == "POST" else request.args
     params = {key: [v for v in form.getlist(key) if v] for key in form if key != "text"}
-    req = similar_request({k: v for k, v in params.items() if v})
+    req = similar_request({k: v for k, v in params.items() if v}, form=True)
     text, results, error, status = form.get("text", ""), None, None, 200
     if request.method == "POST" or text:
         try:

@@ -79,6 +79,9 @@ def test_similar_body_keys_become_filters_and_unknown_keys_are_refused():
     req = similar_request({"text": "x", "conference": ["iclr", "neurips"], "year": "2020-2024", "page_size": 5})
     assert req.selected("conference") == ("iclr", "neurips") and req.page_size == 5
     assert req.selected("year") == ("2020-2024",)
-    for bad in ({"q": "graphs"}, {"conference": [{"a": 1}]}, {"has_code": True}):
+    assert req.mode == "semantic"
+    for bad in ({"q": "graphs"}, {"conference": [{"a": 1}]}, {"has_code": True}, {"has_code": [0]},
+                {"page": True}, {"page_size": [5]}, {"page": "2"}):
         with pytest.raises(InvalidRequest):
             similar_request(bad)
+    assert similar_request({"page": ["2"], "conference": ["iclr"]}, form=True).page == 2
