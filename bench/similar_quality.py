@@ -41,14 +41,15 @@ def ingest(settings, source: str) -> dict:
     return {"seconds": round(seconds, 1), "indexed": summary.indexed, "rejected": summary.rejected}
 
 
-def quality(service, papers: list[dict]) -> dict:
+def quality(service, papers: list[dict], areas: dict[str, str]) -> dict:
+    """``areas``: paper id -> primary area (result lists carry summary fields only, not the area)."""
     shares = {"semantic": [], "more_like_this": []}
     for paper in papers:
         area = paper["primary_area"]
         for name, found in (("semantic", service.similar(paper["paper_id"], NEIGHBOURS, [KNOWN_AREA])),
                             ("more_like_this", service.more_like_this(paper["paper_id"], NEIGHBOURS, [KNOWN_AREA]))):
             if found:
-                shares[name].append(sum(p.primary_area == area for p in found) / len(found))
+                shares[name].append(sum(areas.get(p.paper_id) == area for p in found) / len(found))
     return {name: {"papers": len(values), "same_area_pct": round(100 * sum(values) / max(len(values), 1), 2)}
             for name, values in shares.items()}
 
@@ -99,7 +100,11 @@ def main() -> None:
                                "random_score": {"seed": args.seed, "field": "_seq_no"}}})
         papers = [h["_source"] for h in sample["hits"]["hits"] if h["_source"].get("abstract")]
         result["papers_with_area"] = es.count(index=args.index, query=KNOWN_AREA)["count"]
-        result["quality"] = quality(service, papers)
+        from elasticsearch import helpers
+
+        areas = {h["_id"]: h["_source"]["primary_area"] for h in helpers.scan(
+            es, index=args.index, query={"query": KNOWN_AREA, "_source": ["primary_area"]}, size=2000)}
+        result["quality"] = quality(service, papers, areas)
         rng = random.Random(args.seed)
         abstracts = [p["abstract"] for p in papers]
         texts = [" ".join(rng.sample(abstracts, min(len(abstracts), 8)))[:5000] for _ in range(args.queries)]

@@ -85,3 +85,17 @@ def test_similar_body_keys_become_filters_and_unknown_keys_are_refused():
         with pytest.raises(InvalidRequest):
             similar_request(bad)
     assert similar_request({"page": ["2"], "conference": ["iclr"]}, form=True).page == 2
+
+
+def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
+    from services.indexer.reindex import rebuilt
+    from services.search.documents import to_document
+    from services.search.semantic import embedder
+
+    paper = _paper("p", "Graph networks", "We study message passing on graphs.")
+    stored = {**to_document(paper), "embedding": [0.0625] * DIMS, "embedding_version": embedder().version}
+    assert rebuilt(stored)["embedding"] == [0.0625] * DIMS  # copied, not recomputed
+    for outdated in ({**stored, "embedding_version": "older-artifact"}, to_document(paper)):
+        again = rebuilt(outdated)
+        assert again["embedding_version"] == embedder().version and again["embedding"] != [0.0625] * DIMS
+        assert len(again["embedding"]) == DIMS
