@@ -49,6 +49,8 @@ def similar_request(params: Mapping[str, Any], *, form: bool = False) -> SearchR
         if key not in allowed:
             raise InvalidRequest(key, f"not a filter; use text, {', '.join(PAGING)} or a facet name")
         if key in PAGING and not form:  # JSON numbers, as the OpenAPI document says
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)  # 20.0 is an integer to JSON Schema
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidRequest(key, "give a whole number")
             args[key] = [str(value)]

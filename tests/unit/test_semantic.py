@@ -81,10 +81,11 @@ def test_similar_body_keys_become_filters_and_unknown_keys_are_refused():
     assert req.selected("year") == ("2020-2024",)
     assert req.mode == "semantic"
     for bad in ({"q": "graphs"}, {"conference": [{"a": 1}]}, {"has_code": True}, {"has_code": [0]},
-                {"page": True}, {"page_size": [5]}, {"page": "2"}):
+                {"page": True}, {"page_size": [5]}, {"page": "2"}, {"page": 2.5}):
         with pytest.raises(InvalidRequest):
             similar_request(bad)
     assert similar_request({"page": ["2"], "conference": ["iclr"]}, form=True).page == 2
+    assert similar_request({"page": 3.0}).page == 3
 
 
 def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
