@@ -33,7 +33,8 @@ def similar_text(value: Any) -> str:
         raise InvalidRequest("text", "give the text to find similar papers for (a non-empty string)")
     if len(value) > MAX_SIMILAR_TEXT:
         raise InvalidRequest("text", f"the text is longer than {MAX_SIMILAR_TEXT:,} characters")
-    return value
+    # JSON may carry lone surrogates ("\udc00"), which no tokenizer takes: they become U+FFFD.
+    return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def similar_request(params: Mapping[str, Any], *, form: bool = False) -> SearchRequest:

@@ -100,3 +100,11 @@ def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
         again = rebuilt(outdated)
         assert again["embedding_version"] == embedder().version and again["embedding"] != [0.0625] * DIMS
         assert len(again["embedding"]) == DIMS
+
+
+def test_similar_text_survives_lone_surrogates():
+    from services.search.semantic import embedder
+    from services.web.similar import similar_text
+
+    text = similar_text("graph \udc00 networks")
+    assert "\ufffd" in text and embedder().embed_one(text).any()
