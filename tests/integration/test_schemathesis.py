@@ -78,11 +78,19 @@ def _report_requests():
 
 
 def _keep_positive_cases_valid(case, cursors: dict[str, str]) -> None:
-    """Two rules of /search a schema cannot state: a cursor is a token the API issued, and
+    """Two rules of /search (the second of /similar too) a schema cannot state: a cursor is a token the API issued, and
     page * page_size stays inside the result window. Valid (positive) cases get a real cursor
     and a page inside the window; invalid (negative) cases are sent as generated."""
     meta = case.meta
-    if case.operation.path != "/api/v1/search" or meta is None or not meta.generation.mode.is_positive:
+    if meta is None or not meta.generation.mode.is_positive:
+        return
+    if case.operation.path == "/api/v1/similar":  # the same window rule, in the JSON body
+        body = case.body if isinstance(case.body, dict) else {}
+        page, size = body.get("page"), body.get("page_size", 20)
+        if isinstance(page, (int, float)) and isinstance(size, (int, float)) and size > 0 and page * size > MAX_WINDOW:
+            body["page"] = max(1, MAX_WINDOW // int(size))
+        return
+    if case.operation.path != "/api/v1/search":
         return
     query = case.query if isinstance(case.query, dict) else {}
     if query.get("search_after"):
