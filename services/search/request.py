@@ -93,7 +93,7 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     sort = one("sort", DEFAULT_SORT).lower() or DEFAULT_SORT
     if sort not in SORTS:
         raise InvalidRequest("sort", f"'{sort[:40]}' is not one of {', '.join(SORTS)}")
-    mode = one("mode", DEFAULT_MODE).lower() or DEFAULT_MODE
+    mode = one("mode", DEFAULT_MODE) or DEFAULT_MODE
     if mode not in MODES:
         raise InvalidRequest("mode", f"'{mode[:40]}' is not one of {', '.join(MODES)}")
     page = _integer("page", one("page", "1"), 1, MAX_WINDOW)

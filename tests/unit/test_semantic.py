@@ -19,7 +19,7 @@ def _paper(pid: str, title: str, abstract: str = "") -> Paper:
 
 def test_mode_defaults_to_lexical_and_round_trips_in_the_url():
     assert parse_request({}).mode == "lexical"
-    req = parse_request({"q": ["graphs"], "mode": ["Hybrid"]})
+    req = parse_request({"q": ["graphs"], "mode": ["hybrid"]})
     assert req.mode == "hybrid" and ("mode", "hybrid") in req.to_params()
     assert ("mode", "lexical") not in parse_request({"q": ["graphs"]}).to_params()
 
