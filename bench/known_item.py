@@ -4,7 +4,7 @@ Picks N random indexed papers (seeded, so runs compare) and sends each title thr
 JSON API (the real Flask app and query builder) exactly as a user would paste it.
 Reports the share found at rank 1 and in the top 3, and lists the misses.
 
-    python bench/known_item.py [--index papers] [--n 500] [--seed 7]
+    python bench/known_item.py [--index papers] [--n 500] [--seed 7] [--mode hybrid]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ def main() -> None:
     parser.add_argument("--index", default=None, help="alias to test (default: PAPERLIST_INDEX)")
     parser.add_argument("--n", type=int, default=500)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--mode", default="lexical", help="ranking: lexical, semantic or hybrid")
     args = parser.parse_args()
 
     settings = load_settings(**({"PAPERLIST_INDEX": args.index} if args.index else {}))
@@ -34,7 +35,7 @@ def main() -> None:
     first = top3 = 0
     misses = []
     for paper in papers:
-        params = {"q": paper["title"][:500], "page_size": 3}
+        params = {"q": paper["title"][:500], "page_size": 3, "mode": args.mode}
         if paper["status"] in ("reject", "withdrawn"):
             params["status"] = paper["status"]  # hidden by default: the user would select them
         hits = client.get("/api/v1/search", query_string=params).get_json()["hits"]
@@ -47,13 +48,13 @@ def main() -> None:
         top3 += paper["paper_id"] in ids
     n = len(papers)
     total = es.count(index=settings.index)["count"]
-    result = {"index": settings.index, "papers_in_index": total, "queries": n, "seed": args.seed,
+    result = {"index": settings.index, "mode": args.mode, "papers_in_index": total, "queries": n, "seed": args.seed,
               "first": first, "first_pct": round(100 * first / n, 2), "top3_pct": round(100 * top3 / n, 2),
               "misses": misses}
     path = save("known-item", result)
     for miss in misses:
         print(f"miss: {miss['title'][:90]!r} -> {miss['got'][0][1][:60] if miss['got'] else None!r}", file=sys.stderr)
-    print(f"{n} exact-title searches over {total:,} papers: first {100 * first / n:.1f}%, "
+    print(f"{n} exact-title searches (mode={args.mode}) over {total:,} papers: first {100 * first / n:.1f}%, "
           f"top-3 {100 * top3 / n:.1f}%  ({path})")
 
 

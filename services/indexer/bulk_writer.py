@@ -13,6 +13,7 @@ from services.search.documents import to_document
 from services.search.generation import bump_generation
 from services.search.model import Paper
 
+from .vectors import vector_fields
 from .write_journal import WriteGate, WriteJournal
 
 BULK_CHUNK = 500
@@ -56,10 +57,12 @@ def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Seq
         return result
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     by_id = {p.paper_id: p for p in changed}
+    vectors = vector_fields(changed)  # only the changed papers: unchanged ones keep theirs
     with WriteGate(client, alias).writing():
         WriteJournal(client, alias).record(by_id)
         actions = ({"_op_type": "index", "_index": alias, "_id": p.paper_id,
-                    "_source": to_document(p, run=run_id, indexed_at=now)} for p in changed)
+                    "_source": {**to_document(p, run=run_id, indexed_at=now), **vectors.get(p.paper_id, {})}}
+                   for p in changed)
         for ok, item in helpers.streaming_bulk(
             es, actions, chunk_size=BULK_CHUNK, max_chunk_bytes=BULK_BYTES,
             raise_on_error=False, raise_on_exception=True, max_retries=5, initial_backoff=1,

@@ -16,6 +16,7 @@ Any failure leaves the alias where it was and deletes the half-built index.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import threading
 import time
@@ -36,6 +37,7 @@ from .corpus import CorpusReader
 from .ingested_sources import SourceRegistry
 from .reindex_state import ReindexError, ReindexState
 from .sources import SourceError
+from .vectors import carried, vector_fields
 from .write_journal import WriteGate, WriteJournal, redis_time
 
 __all__ = ["Outcome", "Rebuild", "ReindexError", "ReindexState", "rebuilt", "replay", "request_reindex", "rollback"]
@@ -209,8 +211,11 @@ class Rebuild:
 
     def _normalised(self, locations: Iterable[str]) -> Iterator[tuple[str, dict]]:
         try:
-            for paper in CorpusReader(locations):
-                yield paper.paper_id, to_document(paper, run=self.run_id)
+            reader = iter(CorpusReader(locations))
+            while papers := list(itertools.islice(reader, COPY_CHUNK)):
+                vectors = vector_fields(papers)  # re-read sources: embedded again, a batch at a time
+                for paper in papers:
+                    yield paper.paper_id, {**to_document(paper, run=self.run_id), **vectors.get(paper.paper_id, {})}
         except SourceError as exc:
             raise ReindexError(f"cannot re-read a recorded source: {exc}") from None
 
@@ -290,7 +295,9 @@ def _take_lock(lock, run_id: str) -> bool:
 
 def rebuilt(stored: dict) -> dict:
     """A stored document passed through the current code, so new derived fields appear."""
-    return to_document(from_source(stored), run=stored.get("ingest_run", ""), indexed_at=stored.get("indexed_at"))
+    paper = from_source(stored)
+    return {**to_document(paper, run=stored.get("ingest_run", ""), indexed_at=stored.get("indexed_at")),
+            **carried(stored, paper)}
 
 
 def replay(es: Elasticsearch, source: str, target: str, ids: list[str]) -> int:

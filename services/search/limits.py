@@ -18,3 +18,6 @@ MAX_PREFIX_TERMS = 8       # ``prefix*`` terms of one query run as prefixes; lat
 PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scoring ones)
 FRONT_PAGE_PAPERS = 20     # papers of the newest conference-year on the front page
 NEWEST_MIN_PAPERS = 20     # a conference-year leads the front page only with this many papers (not a stray record)
+MAX_SIMILAR_TEXT = 5000    # characters of the text "papers like this" embeds (POST /api/v1/similar, /similar)
+SEMANTIC_K = 100           # nearest neighbours a semantic search ranks and counts facets over (more when paged deeper)
+SEMANTIC_CANDIDATES = 200  # HNSW candidates per shard: recall against latency

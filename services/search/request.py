@@ -20,6 +20,10 @@ from .limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
 from .query_language import parse
 from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
 
+# How results are ranked: BM25 on the words, kNN on the query's embedding, or both summed.
+MODES = ("lexical", "semantic", "hybrid")
+DEFAULT_MODE = "lexical"
+
 
 @dataclass(frozen=True)
 class SearchRequest:
@@ -36,6 +40,7 @@ class SearchRequest:
     page: int = 1
     page_size: int = DEFAULT_PAGE_SIZE
     search_after: tuple | None = None
+    mode: str = DEFAULT_MODE
     facets: FacetRegistry = field(default=FACETS, compare=False, repr=False)
     counted: tuple[str, ...] | None = None
 
@@ -74,6 +79,8 @@ class SearchRequest:
             pairs.extend((facet.name, v) for v in self.selected(facet.name))
         if self.sort != DEFAULT_SORT:
             pairs.append(("sort", self.sort))
+        if self.mode != DEFAULT_MODE:
+            pairs.append(("mode", self.mode))
         if self.page_size != DEFAULT_PAGE_SIZE:
             pairs.append(("page_size", str(self.page_size)))
         if self.page != 1:
@@ -101,6 +108,9 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     sort = one("sort", DEFAULT_SORT).lower() or DEFAULT_SORT
     if sort not in SORTS:
         raise InvalidRequest("sort", f"'{sort[:40]}' is not one of {', '.join(SORTS)}")
+    mode = one("mode", DEFAULT_MODE) or DEFAULT_MODE
+    if mode not in MODES:
+        raise InvalidRequest("mode", f"'{mode[:40]}' is not one of {', '.join(MODES)}")
     page = _integer("page", one("page", "1"), 1, MAX_WINDOW)
     page_size = _integer("page_size", one("page_size", str(DEFAULT_PAGE_SIZE)), 1, max_page_size)
     if page * page_size > MAX_WINDOW:
@@ -111,9 +121,11 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     if token:
         if not allow_search_after:
             raise InvalidRequest("search_after", "only the JSON API pages with search_after")
+        if mode != DEFAULT_MODE:
+            raise InvalidRequest("search_after", f"mode={mode} pages with page, not search_after")
         after = decode_cursor(token, sort, not parse(q).is_empty)
     return SearchRequest(q=q, filters=filters, sort=sort, page=page, page_size=page_size,
-                         search_after=after, facets=facets, counted=_counted(args.get("facets"), facets))
+                         search_after=after, mode=mode, facets=facets, counted=_counted(args.get("facets"), facets))
 
 
 def _counted(raw: Sequence[str] | None, facets: FacetRegistry) -> tuple[str, ...] | None:

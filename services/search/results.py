@@ -10,7 +10,7 @@ from .documents import from_source
 from .facets import FacetValue
 from .limits import MAX_WINDOW, SUGGEST_BELOW
 from .model import Paper
-from .request import SearchRequest, encode_cursor
+from .request import DEFAULT_MODE, SearchRequest, encode_cursor
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class SearchResults:
     @property
     def next_cursor(self) -> str | None:
         """``search_after`` token for the page after this one (deep paging in the API)."""
-        if not self.hits or len(self.hits) < self.request.page_size:
+        if not self.hits or len(self.hits) < self.request.page_size or self.request.mode != DEFAULT_MODE:
             return None
         return encode_cursor(self.request.sort, self.hits[-1].sort)
 

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 4  # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive author lookup)
+from .embedding import DIMS
+
+# 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive
+# author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search
+SCHEMA_VERSION = 5
 
 ANALYSIS: dict[str, Any] = {
     "filter": {
@@ -95,6 +99,10 @@ MAPPINGS: dict[str, Any] = {
         "content_hash": {"type": "keyword"},
         "ingest_run": {"type": "keyword", "index": False},
         "indexed_at": {"type": "date"},
+        # Title+abstract embedding (services.search.semantic); quantized HNSW keeps it small.
+        "embedding": {"type": "dense_vector", "dims": DIMS, "index": True, "similarity": "cosine",
+                      "index_options": {"type": "int8_hnsw"}},
+        "embedding_version": {"type": "keyword"},
     },
 }
 

@@ -10,7 +10,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -27,9 +27,10 @@ from .facets import FACETS
 from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, NEWEST_MIN_PAPERS, SUGGEST_BELOW
 from .model import Paper
 from .name_keys import author_key
-from .request import SearchRequest
+from .request import DEFAULT_MODE, SearchRequest
 from .results import SearchResults, shape
 from .search_body import build_search, build_suggest
+from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
 from .sorting import BROWSE_SORT, sort_clauses
 from .stats import Trends, VenueYear, aggregate, shape_trends, shape_venue, trends_body, venue_body
 
@@ -249,8 +250,8 @@ class PaperSearch:
 
     @_translating
     def search(self, req: SearchRequest) -> SearchResults:
-        body = self._search(**build_search(req)).body
-        few = req.page_size and body["hits"]["total"]["value"] < SUGGEST_BELOW
+        body = self._search(**build_ranked(req)).body
+        few = req.mode == DEFAULT_MODE and req.page_size and body["hits"]["total"]["value"] < SUGGEST_BELOW
         suggest = build_suggest(req) if few else None
         if suggest:
             body["suggest"] = self._search(size=0, suggest=suggest).body.get("suggest")
@@ -267,10 +268,19 @@ class PaperSearch:
         return self._search(**body).body["hits"]["total"]["value"]
 
     @_translating
+    def like_text(self, req: SearchRequest, text: str) -> SearchResults:
+        """Papers nearest to a text (an abstract, a draft), under the request's filters and paging."""
+        vector = embedder().embed_one(text)
+        if not vector.any():  # no words in the text: nothing is near it
+            return SearchResults(req, 0, [])
+        return shape(req, self._search(**build_like(req, vector.tolist())).body)
+
+    @_translating
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
         """Up to ``limit`` papers of the result set, in its order, with every field, and the set's size."""
         body = build_search(replace(req, page=1, page_size=limit, search_after=None),
                             facets=False, highlight=False, source=["*"])
+        body["_source"] = {"includes": ["*"], "excludes": [EMBEDDING]}
         body.pop("suggest", None)
         resp = self._search(**body)
         return Exported([from_source(h["_source"]) for h in resp["hits"]["hits"]], resp["hits"]["total"]["value"])
@@ -300,7 +310,7 @@ class PaperSearch:
     def paper(self, paper_id: str) -> Paper | None:
         """The paper, or None when there is no such id (a missing index raises :class:`IndexMissing`)."""
         try:
-            doc = self._es.get(index=self.alias, id=paper_id)
+            doc = self._es.get(index=self.alias, id=paper_id, source_excludes=[EMBEDDING])
         except NotFoundError as exc:
             if exc.error == "index_not_found_exception":
                 raise
@@ -308,7 +318,27 @@ class PaperSearch:
         return from_source(doc["_source"])
 
     @_translating
-    def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
+    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
+        """Papers like this one: nearest by embedding when it has an abstract, else more_like_this on its words.
+
+        ``within``: extra filters on the candidates (a benchmark compares both methods on one population).
+        """
+        try:
+            stored = self._es.get(index=self.alias, id=paper_id, source_includes=[EMBEDDING, "abstract"])["_source"]
+        except NotFoundError as exc:
+            if exc.error == "index_not_found_exception":
+                raise
+            return []
+        if stored.get(EMBEDDING) and (stored.get("abstract") or "").strip():
+            knn = knn_clause(SearchRequest(page_size=size), stored[EMBEDDING], k=size,
+                             extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}, *within])
+            resp = self._search(size=size, _source=SUMMARY_FIELDS, knn=knn)
+            return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
+        return self.more_like_this(paper_id, size, within)
+
+    @_translating
+    def more_like_this(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
+        """Papers sharing this one's distinctive words (title, abstract, keywords)."""
         resp = self._search(size=size, _source=SUMMARY_FIELDS, query={"bool": {
             "must": [{"more_like_this": {
                 "fields": ["title", "abstract", "keywords"],
@@ -316,7 +346,7 @@ class PaperSearch:
                 "min_term_freq": 1, "min_doc_freq": 2, "max_query_terms": 30,
                 "minimum_should_match": "20%",
             }}],
-            "filter": [_VISIBLE],
+            "filter": [_VISIBLE, *within],
         }})
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
 
@@ -372,7 +402,7 @@ class PaperSearch:
         lead = newest_conference_year(confs)
         if lead and newest:
             slug, year = lead
-            papers = self.es.search(index=self.alias, size=newest, _source=SUMMARY_FIELDS,
+            papers = self._search(size=newest, _source=SUMMARY_FIELDS,
                                     sort=sort_clauses(BROWSE_SORT), track_total_hits=True,
                                     query={"bool": {"filter": [_VISIBLE, {"term": {"conference": slug}},
                                                                {"term": {"year": year}}]}})

@@ -32,6 +32,7 @@ from . import (
     response_cache,
     result_cache,
     security,
+    similar,
     stats_api,
     textfilters,
 )
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(admin.bp)
     app.register_blueprint(stats_api.bp)
     app.register_blueprint(feeds.bp)
+    app.register_blueprint(similar.bp)
     errors.register(app)
 
     @app.before_request

@@ -11,6 +11,7 @@ from services.search.limits import (
     MAX_PAGE_SIZE,
     MAX_PAPER_ID,
     MAX_QUERY,
+    MAX_SIMILAR_TEXT,
     MAX_SUGGEST_PREFIX,
     MAX_VALUE_CHARS,
     MAX_WINDOW,
@@ -18,6 +19,7 @@ from services.search.limits import (
     MIN_YEAR,
 )
 from services.search.model import STATUSES
+from services.search.request import MODES
 from services.search.service import SUGGESTION_KINDS
 from services.search.sorting import SORTS
 
@@ -54,6 +56,20 @@ FACETS_PARAM = _array_param(
     + ", ".join(f.name for f in FACETS if f.on_demand) + " are counted only on demand. "
     "The response's facets hold the counted ones only.",
     {"type": "string", "maxLength": 200, "pattern": rf"^\s*{_FACET_NAME}\s*(,\s*{_FACET_NAME}\s*)*$"})
+
+MODE_PARAM = {"name": "mode", "in": "query", "required": False, "allowEmptyValue": True,
+              "description": "Ranking: lexical (BM25, the default), semantic (kNN on the query's embedding) or "
+                             "hybrid (both, scores summed). Semantic and hybrid page with page, not search_after.",
+              "schema": {"type": "string", "enum": list(MODES)}}
+SIMILAR_BODY = {"type": "object", "required": ["text"], "additionalProperties": False, "properties": {
+    "text": {"type": "string", "minLength": 1, "maxLength": MAX_SIMILAR_TEXT,
+             "description": "An abstract or a draft; the papers nearest to its embedding come first."},
+    "page": {"type": "integer", "minimum": 1, "maximum": MAX_WINDOW},
+    "page_size": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+    **{facet.name: {"description": facet.description, "oneOf": [
+        facet.item_schema(), {"type": "array", "maxItems": MAX_FILTER_VALUES, "items": facet.item_schema()}]}
+       for facet in FACETS},
+}}
 
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
     "type": "object", "required": ["code", "message"],
@@ -165,7 +181,7 @@ def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = Non
     elif ok_content:
         out["200"] = {"description": "OK", "content": ok_content}
     for status in (400, *extra, 429, 503):
-        out[str(status)] = {"description": {400: "Bad parameter", 404: "Not found", 401: "Unauthorized",
+        out[str(status)] = {"description": {400: "Bad parameter", 404: "Not found", 401: "Unauthorized", 413: "Request body over 64 KB",
                                             409: "A reindex is already running",
                                             429: "Past the client's rate limit (error code rate_limited)",
                                             503: "Search unavailable"}[status],
@@ -192,7 +208,7 @@ def openapi_document() -> dict:
         "paths": {
             "/api/v1/search": {"get": {
                 "summary": "Search papers with facets", "operationId": "search",
-                "parameters": [*SEARCH_PARAMS, FACETS_PARAM, {"name": "search_after", "in": "query", "required": False,
+                "parameters": [*SEARCH_PARAMS, FACETS_PARAM, MODE_PARAM, {"name": "search_after", "in": "query", "required": False,
                                                 "schema": {"type": "string", "maxLength": 400},
                                                 "description": "Cursor from next_search_after."}],
                 "responses": _with_links(_responses("SearchResponse"), {
@@ -210,6 +226,11 @@ def openapi_document() -> dict:
                     "type": "object", "required": ["total", "facets"], "properties": {
                         k: SEARCH_RESPONSE["properties"][k]
                         for k in ("query", "total", "facets", "year_histogram", "year_range")}}}})}},
+            "/api/v1/similar": {"post": {
+                "summary": "Papers like this text (nearest by embedding), with the search filters and facets",
+                "operationId": "similarToText",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": SIMILAR_BODY}}},
+                "responses": _responses("SearchResponse", 413)}},
             "/api/v1/papers/{paper_id}": {"get": {
                 "summary": "One paper", "operationId": "getPaper", "parameters": [paper_id],
                 "responses": _responses("Paper", 404)}},

@@ -52,7 +52,8 @@ from .cache_codec import codec_for
 log = logging.getLogger(__name__)
 
 # Read calls of PaperSearch whose answers are cached (names absent from the class are skipped).
-CACHED_CALLS = ("search", "paper", "similar", "suggest", "overview", "conference", "author", "stats", "venue")
+CACHED_CALLS = ("search", "paper", "similar", "suggest", "overview", "conference", "author", "trends", "venue_years",
+                "feed", "canonical_author")
 KEY_VERSION = "1"       # bump when the stored shape of an answer changes incompatibly
 LOCK_MS = 3000          # a single-flight lock outlives a slow search, then lapses by itself
 WAIT_SECONDS = 2.5      # how long identical misses wait for the leader before asking themselves

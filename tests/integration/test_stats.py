@@ -43,7 +43,8 @@ def _random_searches(client, n: int) -> list[dict]:
     """Random words of the corpus with random facet filters (hidden statuses and ranges too)."""
     rng = random.Random(20261201)
     words = _vocabulary()
-    facets = _get(client, "/api/v1/search", page_size=1, status=["accept", "reject", "withdrawn", "poster"]).get_json()
+    facets = _get(client, "/api/v1/search", page_size=1, status=["accept", "reject", "withdrawn", "poster"],
+                  facets=",".join(FACETS.names)).get_json()
     values = {name: [v["value"] for v in facets["facets"][name]] for name in FACETS.names}
     years = sorted(int(y) for y in values["year"])
     searches = []
