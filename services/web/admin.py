@@ -25,7 +25,7 @@ from .urls import absolute_url
 
 bp = Blueprint("admin", __name__, url_prefix="/api/v1/admin")
 
-ANSWER_TIMEOUT = 10
+ANSWER_TIMEOUT = 1.5  # seconds a worker has to answer: within the 2 s any request may take, then 503
 BROKER_TIMEOUT = 1.0  # seconds to reach Redis before the admin API answers 503
 log = logging.getLogger(__name__)
 
