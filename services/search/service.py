@@ -5,26 +5,36 @@ The web calls these and never builds Elasticsearch bodies itself.
 
 from __future__ import annotations
 
-import functools
 import logging
-import math
 import re
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
-from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
-import elastic_transport
-from elasticsearch import ApiError, Elasticsearch, NotFoundError
+from elasticsearch import Elasticsearch, NotFoundError
 
 from . import authors, conferences, taxonomy
-from .breaker import CircuitBreaker, CircuitOpen
+from .boundary import (  # noqa: F401 - the web builds its PaperSearch with these
+    BudgetSpent,
+    Deadlines,
+    search_breaker,
+    start_deadline,
+    translated,
+    translating,
+)
+from .breaker import CircuitBreaker
+from .browse import (  # noqa: F401 - PaperSearch's answers, imported from here by callers
+    SUGGESTION_KINDS,
+    AuthorProfile,
+    ConferenceSummary,
+    Exported,
+    Overview,
+    Suggestion,
+    newest_conference_year,
+)
 from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
-from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
 from .facets import FACETS
-from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, NEWEST_MIN_PAPERS, SUGGEST_BELOW
+from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
 from .name_keys import author_key
 from .request import DEFAULT_MODE, SearchRequest
@@ -45,184 +55,6 @@ _VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
 _HIDDEN = {"bool": {"must_not": [_VISIBLE]}}
 # Control characters: the completion suggester rejects some (U+001E, U+001F are reserved), none helps.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
-
-
-_OVERLOADED = (429, 502, 503, 504)
-
-
-@contextmanager
-def translated() -> Iterator[None]:
-    """The one place Elasticsearch's exceptions become the search layer's (:mod:`.errors`)."""
-    try:
-        yield
-    except (elastic_transport.ConnectionError, elastic_transport.ConnectionTimeout) as exc:
-        log.warning("Elasticsearch unavailable: %s", exc)
-        raise SearchUnavailable(str(exc)) from exc
-    except ApiError as exc:
-        status = exc.meta.status
-        if status in _OVERLOADED:
-            raise SearchOverloaded(str(exc)) from exc
-        if status == 404:
-            raise IndexMissing(str(exc)) from exc
-        log.error("Elasticsearch rejected a request (%s): %s", status, exc)
-        raise (BadQuery if status == 400 else SearchFailed)(str(exc)) from exc
-
-
-T = TypeVar("T")
-
-
-class BudgetSpent(SearchUnavailable):
-    """The request's time budget ran out before this call (earlier calls or the host were slow)."""
-
-
-# When the current request must have its answer (time.monotonic()); set per request by the web.
-_DEADLINE: ContextVar[float | None] = ContextVar("paperlist_search_deadline", default=None)
-# Seconds of a request's budget kept for work after the last Elasticsearch call (rendering).
-RENDER_RESERVE = 0.25
-MIN_CALL = 0.05
-
-
-def start_deadline(seconds: float) -> None:
-    """Every search-layer call of the current request (thread or context) shares ``seconds``."""
-    _DEADLINE.set(time.monotonic() + seconds)
-
-
-def counts_as_outage(exc: BaseException) -> bool:
-    """What opens the breaker: no answer in time, or an overloaded cluster (not a missing alias)."""
-    return isinstance(exc, SearchUnavailable) and not isinstance(exc, (IndexMissing, BudgetSpent))
-
-
-def search_breaker(failures: int = 3, cooldown: float = 2.0) -> CircuitBreaker:
-    return CircuitBreaker("elasticsearch", failures=failures, cooldown=cooldown, is_failure=counts_as_outage)
-
-
-@contextmanager
-def _breaker_guard(breaker: CircuitBreaker) -> Iterator[None]:
-    try:
-        with breaker.guard():
-            yield
-    except CircuitOpen as exc:
-        unavailable = SearchUnavailable(str(exc))
-        unavailable.retry_after = max(1, math.ceil(exc.retry_after))
-        raise unavailable from exc
-
-
-def _translating(method: Callable[..., T]) -> Callable[..., T]:
-    @functools.wraps(method)
-    def wrapper(self: PaperSearch, *args: Any, **kwargs: Any) -> T:
-        with _breaker_guard(self.breaker) if self.breaker else nullcontext(), translated():
-            return method(self, *args, **kwargs)
-    return wrapper
-
-
-@dataclass(frozen=True)
-class Deadlines:
-    """Time budgets (seconds) of one web request; each Elasticsearch call gets a share.
-
-    One call may use 3/4 of the budget, all calls of a request together the budget less
-    RENDER_RESERVE (see :func:`start_deadline`); a search also tells Elasticsearch to stop
-    at half its deadline and answer with what it has (server-side ``timeout``).
-    """
-
-    search: float = 2.0
-    ready: float = 1.0
-
-    @property
-    def call(self) -> float:
-        return self.search * 0.75
-
-    @property
-    def ready_call(self) -> float:
-        return self.ready * 0.75
-
-    def left(self, per_call: float) -> float:
-        """This call's client deadline: its share, cut to what the request has left."""
-        end = _DEADLINE.get()
-        if end is None:
-            return per_call
-        left = end - time.monotonic() - RENDER_RESERVE
-        if left < MIN_CALL:
-            raise BudgetSpent("the request's time budget is spent")
-        return min(per_call, left)
-
-
-SUGGESTION_KINDS = ("title", "author", "topic", "conference")
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
-
-    kind: str  # one of SUGGESTION_KINDS
-    text: str
-    key: str
-    detail: str = ""  # what tells two alike apart: a title's venue and year
-
-
-@dataclass(frozen=True)
-class Exported:
-    """An export: the first papers of a result set and how many the set holds."""
-
-    papers: list[Paper]
-    total: int
-
-
-@dataclass
-class ConferenceSummary:
-    """A conference's listed papers per year; ``hidden`` counts its rejected/withdrawn ones apart."""
-
-    slug: str
-    name: str
-    count: int
-    years: list[tuple[int, int]]
-    hidden: int = 0
-    hidden_years: dict[int, int] = field(default_factory=dict)
-
-    def has_year(self, year: int) -> bool:
-        return year in dict(self.years) or year in self.hidden_years
-
-
-@dataclass
-class AuthorProfile:
-    """The author's listed papers (as a search for the name lists them); ``hidden`` counted apart."""
-
-    name: str
-    total: int
-    papers: list[Paper]
-    years: list[tuple[int, int]]
-    coauthors: list[tuple[str, int]]
-    affiliations: list[tuple[str, int]]
-    conferences: list[tuple[str, int]]
-    hidden: int = 0
-    shared_name: bool = False  # papers by several people may share this name (authors.looks_shared)
-
-
-@dataclass
-class Overview:
-    total: int
-    conferences: list[ConferenceSummary]
-    topics: list[tuple[str, str, int]]
-    newest: list[Paper] = field(default_factory=list)
-    newest_venue: tuple[str, int] | None = None  # (slug, year) the front page leads with
-    newest_count: int = 0
-
-
-def newest_conference_year(confs: list[ConferenceSummary],
-                           minimum: int = NEWEST_MIN_PAPERS) -> tuple[str, int] | None:
-    """The most recently held conference-year with at least ``minimum`` listed papers.
-
-    Ordered by year, then by the month the venue is usually held (the catalogue's
-    ``month``; unknown venues count as mid-year), so NeurIPS (December) comes after ICLR
-    (April) of the same year, and a handful of early records of a later year do not win.
-    """
-    candidates = [(year, conferences.lookup(c.slug).month or 6, n, c.slug)
-                  for c in confs for year, n in c.years if n >= minimum]
-    if not candidates:
-        candidates = [(year, conferences.lookup(c.slug).month or 6, n, c.slug) for c in confs for year, n in c.years]
-    if not candidates:
-        return None
-    year, _, _, slug = max(candidates)
-    return slug, year
 
 
 class PaperSearch:
@@ -248,7 +80,7 @@ class PaperSearch:
         kwargs.setdefault("timeout", f"{max(1, int(timeout * 500))}ms")
         return self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
 
-    @_translating
+    @translating
     def search(self, req: SearchRequest) -> SearchResults:
         body = self._search(**build_ranked(req)).body
         few = req.mode == DEFAULT_MODE and req.page_size and body["hits"]["total"]["value"] < SUGGEST_BELOW
@@ -267,7 +99,7 @@ class PaperSearch:
         body.update(size=0, **{"from": 0})
         return self._search(**body).body["hits"]["total"]["value"]
 
-    @_translating
+    @translating
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:
         """Papers nearest to a text (an abstract, a draft), under the request's filters and paging."""
         vector = embedder().embed_one(text)
@@ -275,7 +107,7 @@ class PaperSearch:
             return SearchResults(req, 0, [])
         return shape(req, self._search(**build_like(req, vector.tolist())).body)
 
-    @_translating
+    @translating
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
         """Up to ``limit`` papers of the result set, in its order, with every field, and the set's size."""
         body = build_search(replace(req, page=1, page_size=limit, search_after=None),
@@ -285,17 +117,17 @@ class PaperSearch:
         resp = self._search(**body)
         return Exported([from_source(h["_source"]) for h in resp["hits"]["hits"]], resp["hits"]["total"]["value"])
 
-    @_translating
+    @translating
     def trends(self, req: SearchRequest) -> Trends:
         """Per-year, per-conference and per-topic counts of exactly the hits of ``req``."""
         return shape_trends(aggregate(self._send, lambda buckets: trends_body(req, buckets)))
 
-    @_translating
+    @translating
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
         """Venue statistics of a conference's years (or one year), oldest first; [] when none."""
         return shape_venue(conference, aggregate(self._send, lambda buckets: venue_body(conference, year, buckets)))
 
-    @_translating
+    @translating
     def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
         """A page of the result set with each paper's index time (ISO 8601, when recorded)."""
         body = build_search(req, facets=False, highlight=False, source=[*SUMMARY_FIELDS, "indexed_at"])
@@ -306,7 +138,7 @@ class PaperSearch:
     def _send(self, body: dict[str, Any]) -> dict[str, Any]:
         return self.es.search(index=self.alias, **body).body
 
-    @_translating
+    @translating
     def paper(self, paper_id: str) -> Paper | None:
         """The paper, or None when there is no such id (a missing index raises :class:`IndexMissing`)."""
         try:
@@ -317,7 +149,7 @@ class PaperSearch:
             return None
         return from_source(doc["_source"])
 
-    @_translating
+    @translating
     def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
         """Papers like this one: nearest by embedding when it has an abstract, else more_like_this on its words.
 
@@ -336,7 +168,7 @@ class PaperSearch:
             return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
         return self.more_like_this(paper_id, size, within)
 
-    @_translating
+    @translating
     def more_like_this(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
         """Papers sharing this one's distinctive words (title, abstract, keywords)."""
         resp = self._search(size=size, _source=SUMMARY_FIELDS, query={"bool": {
@@ -350,7 +182,7 @@ class PaperSearch:
         }})
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
 
-    @_translating
+    @translating
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
         """Completions for the search box: titles and authors from the index, topics and conferences by name."""
         prefix = _CONTROL.sub(" ", prefix).strip()[:MAX_SUGGEST_PREFIX]
@@ -384,7 +216,7 @@ class PaperSearch:
             out.append(Suggestion("title", option["text"], option["_id"], detail))
         return out[: size + 4]
 
-    @_translating
+    @translating
     def overview(self, newest: int = FRONT_PAGE_PAPERS) -> Overview:
         """Front page: listed papers per conference and year, topics, and the newest conference-year's papers."""
         resp = self._search(size=0, query=_VISIBLE, track_total_hits=True, aggs={
@@ -410,7 +242,7 @@ class PaperSearch:
             overview.newest_venue, overview.newest_count = lead, papers["hits"]["total"]["value"]
         return overview
 
-    @_translating
+    @translating
     def author(self, name: str, size: int = 200) -> AuthorProfile:
         """The papers a search for the author lists (rejected/withdrawn left out and counted apart)."""
         resp = self._search(size=size, _source=SUMMARY_FIELDS,
@@ -433,7 +265,7 @@ class PaperSearch:
             shared_name=authors.looks_shared(name, papers),
         )
 
-    @_translating
+    @translating
     def canonical_author(self, name: str) -> str | None:
         """The most frequent spelling of ``name`` ignoring case and accents, or None when no paper has it."""
         key = author_key(name)
@@ -443,7 +275,7 @@ class PaperSearch:
                               aggs={"names": {"terms": {"field": "author_names.raw", "size": 50}}})
         return authors.canonical_spelling(key, _buckets(resp.body["aggregations"]["names"]))
 
-    @_translating
+    @translating
     def conference(self, slug: str) -> ConferenceSummary | None:
         """Listed papers per year (as the conference's pages list them), hidden ones counted apart."""
         resp = self._search(size=0, query={"term": {"conference": slug}},
@@ -459,7 +291,7 @@ class PaperSearch:
         return ConferenceSummary(slug, conferences.label(slug), sum(n for _, n in years), years,
                                  sum(hidden.values()), hidden)
 
-    @_translating
+    @translating
     def ready(self) -> bool:
         es = self.es.options(request_timeout=self.deadlines.left(self.deadlines.ready_call)) if self.deadlines else self.es
         return bool(es.indices.exists_alias(name=self.alias))

@@ -1,0 +1,125 @@
+"""The boundary between the search layer and Elasticsearch: exceptions, deadlines, the breaker.
+
+Every call :class:`services.search.service.PaperSearch` makes goes through
+:func:`translating`: Elasticsearch's exceptions become :mod:`.errors`' (the only ones
+callers such as the web map), each call gets its share of the request's time budget, and
+a circuit breaker fails fast while Elasticsearch is down.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import elastic_transport
+from elasticsearch import ApiError
+
+from .breaker import CircuitBreaker, CircuitOpen
+from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
+
+log = logging.getLogger("services.search.service")
+
+_OVERLOADED = (429, 502, 503, 504)
+
+
+@contextmanager
+def translated() -> Iterator[None]:
+    """The one place Elasticsearch's exceptions become the search layer's (:mod:`.errors`)."""
+    try:
+        yield
+    except (elastic_transport.ConnectionError, elastic_transport.ConnectionTimeout) as exc:
+        log.warning("Elasticsearch unavailable: %s", exc)
+        raise SearchUnavailable(str(exc)) from exc
+    except ApiError as exc:
+        status = exc.meta.status
+        if status in _OVERLOADED:
+            raise SearchOverloaded(str(exc)) from exc
+        if status == 404:
+            raise IndexMissing(str(exc)) from exc
+        log.error("Elasticsearch rejected a request (%s): %s", status, exc)
+        raise (BadQuery if status == 400 else SearchFailed)(str(exc)) from exc
+
+
+T = TypeVar("T")
+
+
+class BudgetSpent(SearchUnavailable):
+    """The request's time budget ran out before this call (earlier calls or the host were slow)."""
+
+
+# When the current request must have its answer (time.monotonic()); set per request by the web.
+_DEADLINE: ContextVar[float | None] = ContextVar("paperlist_search_deadline", default=None)
+# Seconds of a request's budget kept for work after the last Elasticsearch call (rendering).
+RENDER_RESERVE = 0.25
+MIN_CALL = 0.05
+
+
+def start_deadline(seconds: float) -> None:
+    """Every search-layer call of the current request (thread or context) shares ``seconds``."""
+    _DEADLINE.set(time.monotonic() + seconds)
+
+
+def counts_as_outage(exc: BaseException) -> bool:
+    """What opens the breaker: no answer in time, or an overloaded cluster (not a missing alias)."""
+    return isinstance(exc, SearchUnavailable) and not isinstance(exc, (IndexMissing, BudgetSpent))
+
+
+def search_breaker(failures: int = 3, cooldown: float = 2.0) -> CircuitBreaker:
+    return CircuitBreaker("elasticsearch", failures=failures, cooldown=cooldown, is_failure=counts_as_outage)
+
+
+@contextmanager
+def breaker_guard(breaker: CircuitBreaker) -> Iterator[None]:
+    try:
+        with breaker.guard():
+            yield
+    except CircuitOpen as exc:
+        unavailable = SearchUnavailable(str(exc))
+        unavailable.retry_after = max(1, math.ceil(exc.retry_after))
+        raise unavailable from exc
+
+
+def translating(method: Callable[..., T]) -> Callable[..., T]:
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> T:
+        with breaker_guard(self.breaker) if self.breaker else nullcontext(), translated():
+            return method(self, *args, **kwargs)
+    return wrapper
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    """Time budgets (seconds) of one web request; each Elasticsearch call gets a share.
+
+    One call may use 3/4 of the budget, all calls of a request together the budget less
+    RENDER_RESERVE (see :func:`start_deadline`); a search also tells Elasticsearch to stop
+    at half its deadline and answer with what it has (server-side ``timeout``).
+    """
+
+    search: float = 2.0
+    ready: float = 1.0
+
+    @property
+    def call(self) -> float:
+        return self.search * 0.75
+
+    @property
+    def ready_call(self) -> float:
+        return self.ready * 0.75
+
+    def left(self, per_call: float) -> float:
+        """This call's client deadline: its share, cut to what the request has left."""
+        end = _DEADLINE.get()
+        if end is None:
+            return per_call
+        left = end - time.monotonic() - RENDER_RESERVE
+        if left < MIN_CALL:
+            raise BudgetSpent("the request's time budget is spent")
+        return min(per_call, left)
