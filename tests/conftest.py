@@ -177,9 +177,12 @@ def sample_alias(settings, celery_app, es, redis_client, worker, tmp_path_factor
 @pytest.fixture(scope="session")
 def web_settings(settings, sample_alias):
     # Rate limits off for the shared app (tests/integration/test_web_security.py checks them).
+    # Time budgets roomy for a busy CI machine: these tests check answers, not deadlines
+    # (tests/faults/test_web_faults.py checks those with the defaults).
     return _test_settings(PAPERLIST_INDEX=sample_alias, PAPERLIST_QUEUE=settings.queue,
                           REDIS_URL=settings.redis_url, PAPERLIST_ADMIN_TOKEN="test-token",
-                          PAPERLIST_RATE_LIMIT_ENABLED="false")
+                          PAPERLIST_RATE_LIMIT_ENABLED="false", PAPERLIST_SEARCH_BUDGET="10",
+                          PAPERLIST_READY_BUDGET="5")
 
 
 @pytest.fixture(scope="session")

@@ -33,6 +33,7 @@ from .browse import (  # noqa: F401 - PaperSearch's answers, imported from here 
     newest_conference_year,
 )
 from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
+from .errors import SearchOverloaded
 from .facets import FACETS
 from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
@@ -76,9 +77,14 @@ class PaperSearch:
         if not self.deadlines:
             return self.es.search(index=self.alias, **kwargs)
         timeout = self.deadlines.left(self.deadlines.call)
-        # Server side: stop collecting at half the client deadline and answer with what it has.
+        # Server side: stop collecting at half the client deadline rather than run on unseen.
         kwargs.setdefault("timeout", f"{max(1, int(timeout * 500))}ms")
-        return self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
+        resp = self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
+        if resp.body.get("timed_out"):
+            # Partial hits and counts would contradict each other on a page (and be cached):
+            # an overloaded cluster answers 503 or the last good answer instead.
+            raise SearchOverloaded("Elasticsearch ran out of time and answered with partial results")
+        return resp
 
     @translating
     def search(self, req: SearchRequest) -> SearchResults:

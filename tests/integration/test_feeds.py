@@ -48,7 +48,7 @@ def test_feeds_validate_and_list_the_search_newest_first(client, params):
 
 def test_feed_urls_come_from_the_public_url_and_escape_everything(web_settings):
     app = create_app(load_settings(ES_URL=web_settings.es_url, PAPERLIST_INDEX=web_settings.index,
-                                   PAPERLIST_PUBLIC_URL=PUBLIC + "/"))
+                                   REDIS_URL=web_settings.redis_url, PAPERLIST_PUBLIC_URL=PUBLIC + "/"))
     client = app.test_client()
     resp = client.get("/search.atom", query_string={"q": "learning", "conference": "iclr"},
                       headers={"Host": "evil.example.com"})
@@ -99,7 +99,9 @@ def test_a_new_ingest_appears_in_the_matching_feed(settings, celery_app, es, red
     alias = f"test-feed-{uuid.uuid4().hex[:8]}"
     try:
         run_ingest(settings, celery_app, es, redis_client, [SAMPLE / "iclr"], alias, rejects_dir=tmp_path)
-        client = create_app(load_settings(ES_URL=settings.es_url, PAPERLIST_INDEX=alias)).test_client()
+        # The app and the indexer share one Redis, as deployed: an ingest's generation bump reaches the cache.
+        client = create_app(load_settings(ES_URL=settings.es_url, PAPERLIST_INDEX=alias,
+                                          REDIS_URL=settings.redis_url)).test_client()
         _, before = _feed(client, conference="iclr")
         title = f"A Freshly Ingested Paper on Feeds {uuid.uuid4().hex[:6]}"
         extra = tmp_path / "new" / "iclr" / "iclr2099.json"

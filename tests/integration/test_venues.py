@@ -70,7 +70,8 @@ def _ingest_and_compare(settings, celery_app, es, redis_client, files, tmp_path)
         summary = run_ingest(settings, celery_app, es, redis_client, files, alias, rejects_dir=tmp_path)
         want = expected(files, _rejected(summary))
         assert sum(w["papers"] for w in want.values()) == summary.indexed
-        client = create_app(load_settings(ES_URL=settings.es_url, PAPERLIST_INDEX=alias)).test_client()
+        client = create_app(load_settings(ES_URL=settings.es_url, PAPERLIST_INDEX=alias,
+                                          REDIS_URL=settings.redis_url)).test_client()
         for year, numbers in want.items():
             resp = client.get(f"/api/v1/venues/iclr/{year}")
             assert resp.status_code == 200, (year, resp.get_json())
