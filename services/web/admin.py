@@ -9,7 +9,6 @@ from __future__ import annotations
 import hmac
 import logging
 
-import redis
 from celery import Celery
 from celery.exceptions import TimeoutError as CeleryTimeout
 from flask import Blueprint, abort, current_app, jsonify, request
@@ -49,13 +48,8 @@ def authenticate():
 
 
 def _require_broker() -> None:
-    """Fail fast with a 503 when Redis (broker and results) is down; Celery would retry for ~20 s, then 500."""
-    url = current_app.config["SETTINGS"].redis_url
-    try:
-        with redis.Redis.from_url(url, socket_connect_timeout=BROKER_TIMEOUT, socket_timeout=BROKER_TIMEOUT) as r:
-            r.ping()
-    except RedisError:
-        raise BrokerUnavailable(retry_after=5) from None
+    """Fail fast with a 503 when Redis (broker and results) is down or hung; Celery would retry for ~20 s."""
+    redis_guard().ping()  # short timeouts and a breaker (see .redis_guard); raises RedisUnavailable -> 503
 
 
 class BrokerUnavailable(ServiceUnavailable):
