@@ -146,6 +146,16 @@ def alias(es, request):
     drop_alias(es, name)
 
 
+def first_answer(client, url: str, seconds: float = 120):
+    """GET ``url`` until it answers 200 (a cold node may miss the web's time budget), bounded in time."""
+    deadline = time.monotonic() + seconds
+    resp = client.get(url)
+    while resp.status_code != 200 and time.monotonic() < deadline:
+        time.sleep(1)
+        resp = client.get(url)
+    return resp
+
+
 def run_ingest(settings, celery_app, es, redis_client, sources, alias: str, **kwargs):
     from services.indexer.ingest import Ingest
 

@@ -31,6 +31,7 @@ import pytest
 import redis as redis_lib
 from elasticsearch import Elasticsearch, helpers
 
+from conftest import first_answer
 from services.indexer.normalise import Rejected, normalise, origin_from_path
 from services.indexer.sources import expand, load
 from services.ops.elasticsearch import ES_VERSION, LocalElasticsearch, healthy
@@ -297,12 +298,7 @@ def fault_app(private_node):
 
 @pytest.fixture(scope="module")
 def load_paths(fault_app):
-    client = fault_app.test_client()
-    deadline = time.monotonic() + 120
-    resp = client.get("/api/v1/search?q=learning&page_size=5")
-    while resp.status_code != 200 and time.monotonic() < deadline:  # a cold node may miss the budget
-        time.sleep(1)
-        resp = client.get("/api/v1/search?q=learning&page_size=5")
+    resp = first_answer(fault_app.test_client(), "/api/v1/search?q=learning&page_size=5")
     ids = [h["id"] for h in resp.get_json()["hits"]]
     assert ids
     return ["/api/v1/search?q=learning", "/search?q=graph+neural", f"/papers/{ids[0]}",
