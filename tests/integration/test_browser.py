@@ -308,12 +308,49 @@ def test_narrow_screen_results_and_paper(browser_context):
     expect(page.locator(".facet").first).to_be_visible()
     page.locator('.facet a[data-facet="year"]').first.click()
     expect(page).to_have_url(re.compile(r"year=\d{4}"))
-    expect(panel).to_have_attribute("open", "")  # stays open while narrowing further
+    # A drawer: the choice closes it, and the narrowed results are in view.
+    expect(panel).not_to_have_attribute("open", "")
+    expect(page.locator(".chips .chip", has_text="Year:")).to_be_visible()
+    expect(page.locator("details.trends")).not_to_have_attribute("open", "")  # folded: results first
+    expect(page.locator(".results-head .total")).to_be_in_viewport()
+    expect(page.locator(".paper-list .paper-title a").first).to_be_in_viewport()
+    _screenshot(page, "results-narrow-after-filter")
     page.locator(".paper-list .paper-title a").first.click()
     expect(page).to_have_url(re.compile(r"/papers/"))
     assert page.evaluate(no_overflow)
     _screenshot(page, "paper-narrow")
     assert page.errors == []
+
+
+NARROW_PAGES = {
+    "front": "/",
+    "results": "/search?q=diffusion+models",
+    "conferences": "/conferences",
+    "conference": "/conferences/neurips",
+    "conference-year": "/conferences/neurips/2026",
+    "topics": "/topics",
+    "topic": "/topics/robotics",
+    "similar": "/similar",
+    "api-docs": "/api/docs",
+    "not-found": "/conferences/neurips/1901",
+}
+
+
+@pytest.mark.parametrize("kind", [*NARROW_PAGES, "paper", "author"])
+def test_no_page_type_scrolls_sideways_at_390px(browser_context, kind):
+    page = browser_context(width=390, height=844)
+    if kind in ("paper", "author"):
+        page.goto("/search?q=graph+neural+network")
+        page.locator(".paper-list .paper-title a" if kind == "paper" else ".paper-list .authors a").first.click()
+        expect(page).to_have_url(re.compile(r"/papers/" if kind == "paper" else r"/authors/"))
+    else:
+        page.goto(NARROW_PAGES[kind])
+    widest = page.evaluate("""() => Array.from(document.querySelectorAll('body *'))
+        .filter(el => el.getBoundingClientRect().right > window.innerWidth + 0.5
+                      && getComputedStyle(el).position !== 'fixed' && !el.closest('.visually-hidden, .skip'))
+        .map(el => el.tagName + '.' + el.className).slice(0, 5)""")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), widest
+    _screenshot(page, f"{kind}-390")
 
 
 def test_accessibility_basics(browser_context):

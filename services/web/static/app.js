@@ -88,6 +88,7 @@ function createResultsLoader() {
         const total = $(".total", root);
         if (status && total) { status.textContent = total.textContent.replace(/\s+/g, " ").trim(); }
         restoreFocus(root, key);
+        foldOnNarrow(root);
         if (inflight === controller) { inflight = null; }
       })
       .catch((err) => {
@@ -298,7 +299,14 @@ function initForms(loadResults) {
   });
 }
 
-/* The filter panel is open on wide screens and folded on narrow ones (results first). */
+/* Secondary blocks (the trends chart) start folded on a narrow screen, so results come first. */
+function foldOnNarrow(scope) {
+  if (!window.matchMedia || !window.matchMedia(NARROW).matches) { return; }
+  for (const block of (scope || document).querySelectorAll("details[data-fold-narrow]")) { block.open = false; }
+}
+
+/* The filter panel is open on wide screens and folded on narrow ones (results first).
+   On a narrow screen it is a drawer: choosing a filter closes it and shows the results. */
 function initFilterPanel() {
   const panel = $("[data-filters-panel]");
   if (!panel || !window.matchMedia) { return; }
@@ -306,6 +314,17 @@ function initFilterPanel() {
   const apply = () => { panel.open = !query.matches; };
   apply();
   if (query.addEventListener) { query.addEventListener("change", apply); }
+  const chosen = () => {
+    if (!query.matches) { return; }
+    panel.open = false;
+    const results = $(".results", resultsRoot() || document);
+    if (results && results.scrollIntoView) { results.scrollIntoView({ block: "start" }); }
+  };
+  panel.addEventListener("click", (ev) => {
+    const link = ev.target.closest && ev.target.closest("a[data-facet], .clear-filters a, .histogram a");
+    if (link && !ev.metaKey && !ev.ctrlKey && !ev.shiftKey && !ev.altKey) { chosen(); }
+  });
+  panel.addEventListener("submit", chosen);
 }
 
 function fallbackCopy(text) {
@@ -346,5 +365,6 @@ const suggestions = initSearchBox(loadResults);
 initInPlaceLinks(loadResults, suggestions);
 initForms(loadResults);
 initFilterPanel();
+foldOnNarrow(document);
 initCopy();
 initSlashKey();
