@@ -16,6 +16,7 @@ EXPORT_LIMIT = 1000        # papers in one export
 FEED_ENTRIES = 50          # entries of an Atom feed
 MAX_PREFIX_TERMS = 8       # ``prefix*`` terms of one query run as prefixes; later ones match as words
 PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scoring ones)
+AUTHOR_PAGE_PAPERS = 200   # papers an author page lists (a search for the author lists them all)
 FRONT_PAGE_PAPERS = 20     # papers of the newest conference-year on the front page
 NEWEST_MIN_PAPERS = 20     # a conference-year leads the front page only with this many papers (not a stray record)
 MAX_SIMILAR_TEXT = 5000    # characters of the text "papers like this" embeds (POST /api/v1/similar, /similar)

@@ -35,7 +35,7 @@ from .browse import (  # noqa: F401 - PaperSearch's answers, imported from here 
 from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
 from .errors import SearchOverloaded
 from .facets import FACETS
-from .limits import EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
+from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
 from .name_keys import author_key
 from .request import DEFAULT_MODE, SearchRequest
@@ -249,7 +249,7 @@ class PaperSearch:
         return overview
 
     @translating
-    def author(self, name: str, size: int = 200) -> AuthorProfile:
+    def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile:
         """The papers a search for the author lists (rejected/withdrawn left out and counted apart)."""
         resp = self._search(size=size, _source=SUMMARY_FIELDS,
                               query={"term": {"author_names.raw": name}}, post_filter=_VISIBLE,
