@@ -7,6 +7,7 @@ between runs, ratios much less.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import urlparse
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -102,6 +104,17 @@ def corpus_files(corpus: Path, step: int = 1) -> list[Path]:
     except SourceError as exc:
         raise SystemExit(f"no corpus files under {corpus} (set --corpus or PAPERLIST_CORPUS): {exc}") from None
     return files[::step]
+
+
+def loopback(url: str) -> bool:
+    """Load and fault tools target this host only."""
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def percentiles(samples: list[float]) -> dict[str, float]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import ipaddress
 import json
 import os
 import subprocess
@@ -29,27 +28,16 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlparse
 
 import requests
 
-from harness import REPO, ready_web, save
+from harness import REPO, loopback, ready_web, save
 from querymix import TOP, load_records, request_pool, zipf_sequence
 from services.settings import load_settings
 
 USERS_FILE = Path(__file__).with_name("locust_users.py")
 HITS_METRIC = "paperlist_cache_hits_total"
 MISSES_METRIC = "paperlist_cache_misses_total"
-
-
-def loopback(url: str) -> bool:
-    host = urlparse(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def metric_sums(web: str, names: tuple[str, str]) -> dict[str, float] | None:

@@ -164,8 +164,8 @@ def check_author(site: Site, name: str, report: CountReport) -> None:
 def internal_links(text: str) -> list[str]:
     """Links a visitor can follow to another page of the site (not static files or exports)."""
     out = []
-    for href in re.findall(r'href="([^"#]*)', text):
-        href = unescape(href)
+    for href in re.findall(r'href="([^"]*)"', text):
+        href = unescape(href).split("#", 1)[0]  # entities first: "&#39;" is a quote, not a fragment
         if href.startswith("/") and not href.startswith("//") and not href.startswith("/static/") \
                 and not href.startswith("/api/v1/export"):
             out.append(href)

@@ -7,6 +7,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import load  # noqa: E402
 
+import harness  # noqa: E402
 import querymix  # noqa: E402
 
 
@@ -35,9 +36,9 @@ def test_counters_sum_every_label_set_and_skip_comments():
 
 
 def test_only_loopback_targets_are_accepted():
-    assert load.loopback("http://127.0.0.1:8000") and load.loopback("http://localhost:8000")
-    assert load.loopback("http://[::1]:8000")
-    assert not load.loopback("http://10.0.0.5:8000") and not load.loopback("https://example.org")
+    assert harness.loopback("http://127.0.0.1:8000") and harness.loopback("http://localhost:8000")
+    assert harness.loopback("http://[::1]:8000")
+    assert not harness.loopback("http://10.0.0.5:8000") and not harness.loopback("https://example.org")
 
 
 def test_request_pool_is_distinct_and_covers_every_kind():
