@@ -36,6 +36,7 @@ from . import (
     stats_api,
     textfilters,
 )
+from .json_provider import JSONProvider
 from .reading import abstract_links
 
 STATIC = Path(__file__).parent / "static"
@@ -50,7 +51,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,  # assets are fingerprinted, see static_url
         MAX_CONTENT_LENGTH=64 * 1024,
     )
-    app.json.sort_keys = False
+    app.json = JSONProvider(app)
     request_log.configure_logging()
     metrics.register(app)  # first: its after_request runs last and sees the final answer
     request_log.register(app)

@@ -95,6 +95,9 @@ def test_similar_api_text_without_words_finds_nothing(client):
 def test_similar_api_rejects_malformed_json_and_huge_bodies(client):
     bad = client.post("/api/v1/similar", data="{not json", content_type="application/json")
     assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "invalid_parameter"
+    # Nested deeper than the standard library's parser can recurse (a 500 before): still a 400.
+    deep = client.post("/api/v1/similar", data="[" * 20_000 + "]" * 20_000, content_type="application/json")
+    assert deep.status_code == 400 and deep.get_json()["error"]["code"] == "invalid_parameter"
     huge = client.post("/api/v1/similar", data=json.dumps({"text": "a " * 40_000}), content_type="application/json")
     assert huge.status_code == 413 and huge.get_json()["error"]["code"] == "too_large"
 
