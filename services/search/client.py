@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from elasticsearch import Elasticsearch
+from elasticsearch.serializer import OrjsonSerializer
 
 from services.settings import Settings
 
@@ -14,10 +15,12 @@ def make_client(settings: Settings, *, request_timeout: float | None = None,
     """A client over every host of ``ES_URL``; the transport spreads requests and fails over.
 
     Node sniffing stays off: behind Docker or a load balancer, advertised node addresses
-    are often not reachable from the client.
+    are often not reachable from the client. JSON goes through orjson: stdlib json cost
+    as much as the copying itself in a rebuild (3x slower to parse, 10x to write).
     """
     return Elasticsearch(
         settings.es_hosts,
+        serializer=OrjsonSerializer(),
         request_timeout=request_timeout or settings.es_timeout,
         max_retries=max_retries,
         retry_on_timeout=retry_on_timeout,
