@@ -15,8 +15,9 @@ from typing import Any
 from .embedding import DIMS
 
 # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive
-# author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search
-SCHEMA_VERSION = 5
+# author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search; 6: offsets
+# in the title and abstract postings, for highlighting
+SCHEMA_VERSION = 6
 
 ANALYSIS: dict[str, Any] = {
     "filter": {
@@ -61,8 +62,10 @@ MAPPINGS: dict[str, Any] = {
         "conference": _facet(),
         "conference_name": {"type": "keyword"},
         "year": {"type": "short"},
+        # Offsets in the postings of the highlighted fields: the highlighter reads them instead
+        # of re-analysing each hit's text (bench: highlighting 11 -> 8 ms p50 for +6% index).
         "title": {
-            "type": "text", "analyzer": "english_text",
+            "type": "text", "analyzer": "english_text", "index_options": "offsets",
             "fields": {
                 "exact": {"type": "text", "analyzer": "exact_text",
                           "index_prefixes": {"min_chars": 2, "max_chars": 8}},
@@ -70,7 +73,7 @@ MAPPINGS: dict[str, Any] = {
             },
         },
         "title_key": {"type": "keyword"},
-        "abstract": _english(),
+        "abstract": _english(index_options="offsets"),
         "tldr": _english(),
         "keywords": {"type": "text", "analyzer": "english_text",
                      "fields": {"exact": {"type": "text", "analyzer": "exact_text"},
