@@ -22,6 +22,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import redis
@@ -35,7 +36,7 @@ from services.settings import Settings
 
 from .corpus import CorpusReader
 from .ingested_sources import SourceRegistry
-from .reindex_state import ReindexError, ReindexState
+from .reindex_state import CopyProgress, ReindexError, ReindexState
 from .sources import SourceError
 from .vectors import carried, vector_fields
 from .write_journal import WriteGate, WriteJournal, redis_time
@@ -51,6 +52,9 @@ HEARTBEAT = 10
 REPLAY_MARGIN = 5
 DRAIN_TIMEOUT = 330  # longer than an ingest batch's time limit (tasks.BATCH_TIME_LIMIT)
 COPY_CHUNK = 1000
+# Scroll slices copied at once, each with its own bulk stream: one stream keeps one core of
+# the cluster busy (scroll, JSON, HNSW inserts), so a rebuild took longer than an ingest.
+COPY_SLICES = 2
 KEEP_PREVIOUS = 2
 SAMPLE_SIZE = 200
 PAUSE_SECONDS = 120
@@ -197,10 +201,21 @@ class Rebuild:
     def _copy_from_index(self, source: str, heartbeat: _Heartbeat) -> int:
         total = self.es.count(index=source)["count"]
         self.state.save(total=total)
-        hits = helpers.scan(self.es, index=source, query={"query": {"match_all": {}}, "sort": ["_doc"]},
-                            size=COPY_CHUNK, scroll="5m", preserve_order=True)
-        docs = ((h["_id"], rebuilt(h["_source"])) for h in hits)
-        return self._bulk(docs, heartbeat)
+        progress = CopyProgress(self.state)
+
+        def copy_slice(n: int) -> int:
+            query = {"query": {"match_all": {}}, "sort": ["_doc"], "slice": {"id": n, "max": COPY_SLICES}}
+            hits = helpers.scan(self.es, index=source, query=query, size=COPY_CHUNK, scroll="5m",
+                                preserve_order=True)
+            return self._bulk(((h["_id"], rebuilt(h["_source"])) for h in hits), heartbeat, progress)
+
+        with ThreadPoolExecutor(COPY_SLICES, thread_name_prefix="reindex-copy") as pool:
+            futures = [pool.submit(copy_slice, n) for n in range(COPY_SLICES)]
+            try:
+                return sum(future.result() for future in futures)
+            except BaseException:
+                progress.stopped = True  # the other slices stop at their next chunk
+                raise
 
     def _copy_from_sources(self, heartbeat: _Heartbeat) -> int:
         records = SourceRegistry(self.es, self.alias).all()
@@ -219,7 +234,9 @@ class Rebuild:
         except SourceError as exc:
             raise ReindexError(f"cannot re-read a recorded source: {exc}") from None
 
-    def _bulk(self, docs: Iterable[tuple[str, dict]], heartbeat: _Heartbeat) -> int:
+    def _bulk(self, docs: Iterable[tuple[str, dict]], heartbeat: _Heartbeat,
+              progress: CopyProgress | None = None) -> int:
+        progress = progress or CopyProgress(self.state)
         copied = 0
         actions = ({"_index": self.target, "_id": doc_id, "_source": doc} for doc_id, doc in docs)
         for ok, _ in helpers.streaming_bulk(self.es, actions, chunk_size=COPY_CHUNK, max_retries=5,
@@ -227,8 +244,8 @@ class Rebuild:
             copied += ok
             if copied % COPY_CHUNK == 0:
                 self._check(heartbeat)
-                self.state.save(copied=copied)
-        self.state.save(copied=copied)
+                progress.add(COPY_CHUNK)
+        progress.add(copied % COPY_CHUNK)
         return copied
 
     def _replay(self, source: str, ids: list[str]) -> int:

@@ -5,6 +5,7 @@ Shared by the rebuild (which writes it), the request and the status readers.
 
 from __future__ import annotations
 
+import threading
 import time
 
 import redis
@@ -50,3 +51,21 @@ class ReindexState:
 
     def locked(self) -> bool:
         return bool(self.redis.exists(self.lock_key))
+
+
+class CopyProgress:
+    """Papers copied by every bulk stream of a rebuild, saved to its state as they land."""
+
+    def __init__(self, state: ReindexState):
+        self.state = state
+        self.copied = 0
+        self.stopped = False
+        self._lock = threading.Lock()
+
+    def add(self, n: int) -> None:
+        if self.stopped:
+            raise ReindexError("another copy stream failed")
+        with self._lock:
+            self.copied += n
+            copied = self.copied
+        self.state.save(copied=copied)
