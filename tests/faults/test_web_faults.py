@@ -305,12 +305,21 @@ def load_paths(fault_app):
             "/api/v1/suggest?q=gra", "/readyz", f"/api/v1/papers/{ids[1]}", "/api/v1/search?q=diffusion&page=2"]
 
 
-# Under load on a 2-core machine these runs did not yet pass reliably (they pause and kill a
-# private node while the web answers within its 2 s budget): opt in with PAPERLIST_FAULTS=1.
-heavy = pytest.mark.skipif(not os.environ.get("PAPERLIST_FAULTS"), reason="opt-in: PAPERLIST_FAULTS=1")
+# The scenarios always run and assert what does not depend on the machine's speed: no
+# failure but 503, fail-fast 503s during the fault, full service again afterwards. The
+# budgets themselves (every answer within 2 s, readiness within 1 s, recovery within 5 s)
+# are timings: each row prints them, and PAPERLIST_FAULTS=1 asserts them on a quiet machine.
+STRICT = bool(os.environ.get("PAPERLIST_FAULTS"))
 
 
-@heavy
+def _within_budgets(row: dict) -> None:
+    assert row["failed"] == 0, row
+    assert row["recovery"] is None or row["recovery"] != float("inf"), "full service did not return"
+    if STRICT:
+        assert row["over_budget"] == 0, row
+        assert row["recovery"] is None or row["recovery"] <= RECOVERY, row
+
+
 @pytest.mark.slow
 @pytest.mark.integration
 def test_paused_elasticsearch_under_load(private_node, fault_app, load_paths):
@@ -327,15 +336,12 @@ def test_paused_elasticsearch_under_load(private_node, fault_app, load_paths):
         recovery = _wait_full_service(client, t_cont, 60)
         time.sleep(1)
     row = _row("ES paused 20 s (SIGSTOP)", load.since(t_stop), recovery)
-    assert row["failed"] == 0
-    assert row["over_budget"] == 0
     assert row["statuses"].get(503), "requests during the pause failed fast with 503"
-    assert recovery <= RECOVERY
+    _within_budgets(row)
 
 
 @pytest.mark.slow
 @pytest.mark.integration
-@heavy
 def test_killed_elasticsearch_under_load_then_restarted(private_node, fault_app, load_paths):
     client = fault_app.test_client()
     with Load(fault_app.test_client, load_paths) as load:
@@ -349,9 +355,8 @@ def test_killed_elasticsearch_under_load_then_restarted(private_node, fault_app,
         recovery = _wait_full_service(client, t_back, 60)
         time.sleep(1)
     row = _row("ES killed, restarted", load.since(t_kill), recovery)
-    assert row["failed"] == 0 and row["over_budget"] == 0
     assert any(status == 503 for _, _, status, _ in during)
-    assert recovery <= RECOVERY
+    _within_budgets(row)
     assert healthy(private_node.settings.es_url)
 
 
@@ -372,4 +377,4 @@ def test_killed_redis_does_not_stop_searches(private_node, private_redis, fault_
         [private_redis["binary"], "--port", str(private_redis["port"]), "--bind", "127.0.0.1", "--save", "",
          "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert row["statuses"] and set(row["statuses"]) == {200}, row
-    assert row["over_budget"] == 0
+    _within_budgets(row)

@@ -28,12 +28,13 @@ from hostile import Hostile, encode
 
 from conftest import first_answer
 
-# 10,000 requests within the 2 s budget each did not yet pass reliably on a loaded 2-core
-# machine: opt in with PAPERLIST_FAULTS=1 (FUZZ_REQUESTS / FUZZ_SECONDS size the run).
-pytestmark = [pytest.mark.integration, pytest.mark.slow,
-              pytest.mark.skipif(not os.environ.get("PAPERLIST_FAULTS"), reason="opt-in: PAPERLIST_FAULTS=1")]
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000"))
+# Every answer is checked for a 5xx and for the contract's error shape. The 2 s budget is a
+# timing: the slowest answer is printed, and asserted in the strict run (PAPERLIST_FAULTS=1,
+# on a quiet machine), which also sends the 10,000 requests instead of CI's 2,000.
+STRICT = bool(os.environ.get("PAPERLIST_FAULTS"))
+REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000" if STRICT else "2000"))
 STOP_AFTER = float(os.environ.get("FUZZ_SECONDS", "0")) or None
 SEED = int(os.environ.get("FUZZ_SEED", "1010"))
 THREADS = 2
@@ -124,7 +125,7 @@ def _check(tally: Tally, method: str, url: str, resp, elapsed: float) -> None:
     problems = []
     if resp.status_code >= 500:
         problems.append(f"status {resp.status_code}")
-    if elapsed > BUDGET:
+    if STRICT and elapsed > BUDGET:
         problems.append(f"took {elapsed:.2f}s")
     if url.startswith("/api/") and resp.status_code >= 400 and method != "HEAD":
         try:
@@ -210,5 +211,5 @@ def test_hostile_requests_at_scale(fuzz_app):
     for line in tally.failures[:40]:
         print("  " + line, file=sys.stderr)
     assert tally.made >= REQUESTS
-    assert len(tally.routes) == len(_routes(app)), "every route was fuzzed"
+    assert set(tally.routes) == {rule for rule, _, _ in _routes(app)}, "every route was fuzzed"
     assert not tally.failures, tally.failures[:20]
