@@ -424,3 +424,38 @@ def test_math_chips_and_the_slash_key(browser_context):
     assert _total(page) > year_total
     expect(page.locator("h1")).not_to_have_text("NeurIPS 2026")
     assert page.errors == []
+
+
+def test_a_trends_bar_click_filters_the_results(browser_context):
+    page = browser_context()
+    page.goto("/search?q=learning")
+    bar = page.locator(".trends a.chart-link").filter(has=page.locator("rect")).first
+    label = bar.locator("title").inner_text()  # "NeurIPS 2024: 1,234 papers"
+    expected = int(re.search(r"([\d,]+) papers?$", label).group(1).replace(",", ""))
+    bar.click()
+    expect(page).to_have_url(re.compile(r"year=\d{4}"))
+    assert _params(page).get("q") == ["learning"]  # the bar adds its filters to the same search
+    expect(page.locator(".chips .chip", has_text="Year:")).to_be_visible()
+    assert _total(page) == expected
+    assert page.errors == []
+
+
+def test_papers_like_my_abstract(browser_context):
+    page = browser_context()
+    page.goto("/search?q=graph+neural+network")
+    with_abstract = page.locator(".paper-list .paper-card").filter(has=page.locator(".snippet")).first
+    with_abstract.locator(".paper-title a").click()
+    expect(page).to_have_url(re.compile(r"/papers/"))
+    title = page.locator("h1").inner_text()
+    abstract = page.locator(".abstract").inner_text()
+    page.goto("/")
+    page.get_by_role("link", name="Papers like mine").click()
+    expect(page).to_have_url(re.compile(r"/similar$"))
+    page.locator("#similar-text").fill(abstract)
+    page.get_by_role("button", name="Find similar papers").click()
+    expect(page.locator(".paper-list .paper-title a").first).to_be_visible()
+    assert re.search(r"\d+ nearest papers", page.locator("main").inner_text())
+    titles = page.locator(".paper-list .paper-title a").all_inner_texts()
+    assert title in titles[:3]  # its own abstract finds the paper among the nearest
+    _screenshot(page, "similar-results")
+    assert page.errors == []
