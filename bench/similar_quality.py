@@ -21,7 +21,13 @@ from services.search.semantic import embedder
 from services.web.app import create_app
 
 NEIGHBOURS = 10
-KNOWN_AREA = {"bool": {"filter": [{"exists": {"field": "primary_area"}}], "must_not": [{"term": {"primary_area": ""}}]}}
+
+
+def known_area(conference: str) -> dict:
+    """Papers of one conference whose curated primary area is known (one vocabulary of areas:
+    other sources put track names in that field)."""
+    return {"bool": {"filter": [{"exists": {"field": "primary_area"}}, {"term": {"conference": conference}}],
+                     "must_not": [{"term": {"primary_area": ""}}]}}
 
 
 def ingest(settings, source: str) -> dict:
@@ -41,13 +47,13 @@ def ingest(settings, source: str) -> dict:
     return {"seconds": round(seconds, 1), "indexed": summary.indexed, "rejected": summary.rejected}
 
 
-def quality(service, papers: list[dict], areas: dict[str, str]) -> dict:
+def quality(service, papers: list[dict], areas: dict[str, str], pool: dict) -> dict:
     """``areas``: paper id -> primary area (result lists carry summary fields only, not the area)."""
     shares = {"semantic": [], "more_like_this": []}
     for paper in papers:
         area = paper["primary_area"]
-        for name, found in (("semantic", service.similar(paper["paper_id"], NEIGHBOURS, [KNOWN_AREA])),
-                            ("more_like_this", service.more_like_this(paper["paper_id"], NEIGHBOURS, [KNOWN_AREA]))):
+        for name, found in (("semantic", service.similar(paper["paper_id"], NEIGHBOURS, [pool])),
+                            ("more_like_this", service.more_like_this(paper["paper_id"], NEIGHBOURS, [pool]))):
             if found:
                 shares[name].append(sum(areas.get(p.paper_id) == area for p in found) / len(found))
     return {name: {"papers": len(values), "same_area_pct": round(100 * sum(values) / max(len(values), 1), 2)}
@@ -78,6 +84,7 @@ def similar_latency(client, texts: list[str]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--index", default="semq")
+    parser.add_argument("--conference", default="iclr", help="papers sampled and neighbours drawn from it")
     parser.add_argument("--ingest", help="source directory to ingest into --index first (ICLR has primary areas)")
     parser.add_argument("--n", type=int, default=400, help="papers sampled for quality")
     parser.add_argument("--queries", type=int, default=200, help="texts timed for embedding and /api/v1/similar")
@@ -93,18 +100,19 @@ def main() -> None:
     app = create_app(settings)
     service = app.extensions["paperlist.search"]
     es = service.es
+    pool = known_area(args.conference)
     try:
         sample = es.search(index=args.index, size=args.n, _source=["paper_id", "primary_area", "abstract"],
                            query={"function_score": {"query": {"bool": {"filter": [
-                               KNOWN_AREA, {"exists": {"field": "embedding"}}]}},
-                               "random_score": {"seed": args.seed, "field": "_seq_no"}}})
+                               pool, {"exists": {"field": "embedding"}}]}},
+                               "random_score": {"seed": args.seed, "field": "_seq_no"}, "boost_mode": "replace"}})
         papers = [h["_source"] for h in sample["hits"]["hits"] if h["_source"].get("abstract")]
-        result["papers_with_area"] = es.count(index=args.index, query=KNOWN_AREA)["count"]
+        result["papers_with_area"] = es.count(index=args.index, query=pool)["count"]
         from elasticsearch import helpers
 
         areas = {h["_id"]: h["_source"]["primary_area"] for h in helpers.scan(
-            es, index=args.index, query={"query": KNOWN_AREA, "_source": ["primary_area"]}, size=2000)}
-        result["quality"] = quality(service, papers, areas)
+            es, index=args.index, query={"query": pool, "_source": ["primary_area"]}, size=2000)}
+        result["quality"] = quality(service, papers, areas, pool)
         rng = random.Random(args.seed)
         abstracts = [p["abstract"] for p in papers]
         texts = [" ".join(rng.sample(abstracts, min(len(abstracts), 8)))[:5000] for _ in range(args.queries)]
