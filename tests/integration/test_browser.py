@@ -430,7 +430,7 @@ def test_a_trends_bar_click_filters_the_results(browser_context):
     page = browser_context()
     page.goto("/search?q=learning")
     bar = page.locator(".trends a.chart-link").filter(has=page.locator("rect")).first
-    label = bar.locator("title").inner_text()  # "NeurIPS 2024: 1,234 papers"
+    label = bar.locator("title").text_content()  # "NeurIPS 2024: 1,234 papers" (an SVG title is not rendered text)
     expected = int(re.search(r"([\d,]+) papers?$", label).group(1).replace(",", ""))
     bar.click()
     expect(page).to_have_url(re.compile(r"year=\d{4}"))
