@@ -44,6 +44,7 @@ SAMPLE = PROJECT_ROOT / "data" / "sample"
 SEARCH_BUDGET = 2.0
 READY_BUDGET = 1.0
 RECOVERY = 5.0  # seconds after the backend is back until full service
+STRICT = bool(os.environ.get("PAPERLIST_FAULTS"))  # assert the time budgets too (a quiet machine)
 
 
 @pytest.fixture
@@ -73,10 +74,11 @@ def test_hung_elasticsearch_answers_503_within_budget_then_fails_fast(hung_port)
         answers.append((path, resp.status_code, took, resp.headers.get("Retry-After")))
     print("\n" + "\n".join(f"  {p}: {s} in {t:.3f}s (Retry-After {r})" for p, s, t, r in answers), file=sys.stderr)
     assert all(status == 503 for _, status, _, _ in answers)
-    assert all(took < SEARCH_BUDGET for _, _, took, _ in answers)
     # The first three waited for their deadline; the breaker is open after them.
     assert all(r is not None for p, _, _, r in answers if p != "/readyz")
-    assert all(took < 0.5 for _, _, took, _ in answers[3:])
+    if STRICT:  # timings: asserted on a quiet machine only
+        assert all(took < SEARCH_BUDGET for _, _, took, _ in answers)
+        assert all(took < 0.5 for _, _, took, _ in answers[3:])
     body = client.get("/api/v1/search?q=y").get_json()
     assert body["error"]["code"] == "unavailable"
 
@@ -309,7 +311,6 @@ def load_paths(fault_app):
 # failure but 503, fail-fast 503s during the fault, full service again afterwards. The
 # budgets themselves (every answer within 2 s, readiness within 1 s, recovery within 5 s)
 # are timings: each row prints them, and PAPERLIST_FAULTS=1 asserts them on a quiet machine.
-STRICT = bool(os.environ.get("PAPERLIST_FAULTS"))
 
 
 def _within_budgets(row: dict) -> None:
