@@ -13,7 +13,7 @@ from .documents import SUMMARY_FIELDS
 from .query_language import ParsedQuery, parse
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
-from .text_query import compile_query
+from .text_query import compile_query, highlight_query
 
 HIGHLIGHT = {
     "pre_tags": ["<mark>"],
@@ -74,7 +74,7 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
     if active:
         body["post_filter"] = {"bool": {"filter": list(active.values())}}
     if highlight and req.page_size:
-        body["highlight"] = HIGHLIGHT
+        body["highlight"] = {**HIGHLIGHT, "highlight_query": highlight_query(parsed)}
     if facets and req.counted_facets:
         body["aggs"] = _aggregations(req, active)
     return body

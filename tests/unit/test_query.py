@@ -244,7 +244,23 @@ class TestHighlightSuggestOptions:
         assert body["highlight"]["encoder"] == "html"
         assert body["highlight"]["pre_tags"] == ["<mark>"]
         assert set(body["highlight"]["fields"]) == {"title", "abstract"}
-        assert body["highlight"] is HIGHLIGHT
+        assert {k: v for k, v in body["highlight"].items() if k != "highlight_query"} == HIGHLIGHT
+
+    def test_highlight_marks_the_positive_words_in_title_and_abstract_only(self):
+        hq = build_search(req(q='graph "neural nets" -gan author:bengio title:bert trans*'))["highlight"]["highlight_query"]
+        clauses = hq["bool"]["should"]
+        assert {"match": {"title": "graph"}} in clauses and {"match": {"abstract": "graph"}} in clauses
+        assert {"match_phrase": {"abstract": "neural nets"}} in clauses
+        assert {"match": {"title": "bert"}} in clauses and {"match": {"abstract": "bert"}} not in clauses
+        assert any("prefix" in c and c["prefix"].get("title", {}).get("value") == "trans" for c in clauses)
+        flat = str(clauses)
+        assert "gan'" not in flat and "bengio" not in flat  # negated and author-scoped terms are not marked
+        # the free text as one phrase too, so "graph neural nets" is marked as one run when adjacent
+        assert {"match_phrase": {"title": {"query": "graph neural nets", "slop": 2}}} in clauses
+
+    def test_highlight_query_without_markable_terms_matches_nothing(self):
+        body = build_search(req(q="author:bengio"))
+        assert body["highlight"]["highlight_query"] == {"match_none": {}}
 
     def test_highlight_and_facets_can_be_turned_off(self):
         body = build_search(req(q="x"), facets=False, highlight=False)
