@@ -5,7 +5,8 @@
 2. Copy every paper from the live index (scroll snapshot; documents rebuilt through the
    current code, so new derived fields appear) or, with ``from_sources``, normalise every
    recorded source again.
-3. Replay the ids writers journaled since the copy began (see :mod:`.write_journal`).
+3. Replay the ids writers journaled since the copy began (see :mod:`.write_journal`), then
+   force-merge the copy to one segment per shard (it serves faster; writes still journal).
 4. Restore replicas and refresh, then pause writers for a moment, replay the last ids,
    check counts and a sample of documents, and swap the alias in one ``_aliases`` call.
 5. Keep the two previous indices for ``--rollback``; delete older ones.
@@ -18,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator
@@ -36,7 +36,7 @@ from services.settings import Settings
 
 from .corpus import CorpusReader
 from .ingested_sources import SourceRegistry
-from .reindex_state import CopyProgress, ReindexError, ReindexState
+from .reindex_state import LOCK_TTL, CopyProgress, Heartbeat, ReindexError, ReindexState, take_lock
 from .sources import SourceError
 from .vectors import carried, vector_fields
 from .write_journal import WriteGate, WriteJournal, redis_time
@@ -45,8 +45,6 @@ __all__ = ["Outcome", "Rebuild", "ReindexError", "ReindexState", "rebuilt", "rep
 
 log = logging.getLogger(__name__)
 
-LOCK_TTL = 60
-HEARTBEAT = 10
 # Writers active when the rebuild starts are waited for (their writes land before the
 # snapshot); later ones journal after the mark. A few seconds of slack cost nothing.
 REPLAY_MARGIN = 5
@@ -73,32 +71,6 @@ class Outcome:
     seconds: float
 
 
-class _Heartbeat:
-    """Keeps the lock alive while the rebuild runs; stops when the process dies."""
-
-    def __init__(self, lock):
-        self.lock = lock
-        self.stopped = threading.Event()
-        self.lost = False
-        self.thread = threading.Thread(target=self._beat, daemon=True, name="reindex-heartbeat")
-
-    def _beat(self) -> None:
-        while not self.stopped.wait(HEARTBEAT):
-            try:
-                if not self.lock.reacquire():
-                    self.lost = True
-            except Exception:  # noqa: BLE001 - a Redis blip must not kill the thread
-                self.lost = True
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stopped.set()
-        self.thread.join(timeout=HEARTBEAT)
-
-
 class Rebuild:
     def __init__(self, settings: Settings, es: Elasticsearch, client: redis.Redis, alias: str, run_id: str):
         self.settings = settings
@@ -121,11 +93,11 @@ class Rebuild:
             raise ReindexError(f"run {self.run_id} already started once ({current.get('phase')}); "
                                "stale message dropped — request a new reindex")
         lock = self.redis.lock(self.state.lock_key, timeout=LOCK_TTL, blocking=False, thread_local=False)
-        if not _take_lock(lock, self.run_id):
+        if not take_lock(lock, self.run_id):
             raise ReindexError("a reindex is already running for this alias")
         started = time.monotonic()
         try:
-            with _Heartbeat(lock) as heartbeat:
+            with Heartbeat(lock) as heartbeat:
                 outcome = self._rebuild(from_sources, heartbeat)
             outcome.seconds = time.monotonic() - started
             self.state.save(phase="done", message=f"swapped {outcome.old} -> {outcome.new} "
@@ -140,7 +112,7 @@ class Rebuild:
 
     # -- phases ----------------------------------------------------------------------
 
-    def _rebuild(self, from_sources: bool, heartbeat: _Heartbeat) -> Outcome:
+    def _rebuild(self, from_sources: bool, heartbeat: Heartbeat) -> Outcome:
         self.from_sources = from_sources
         self._delete_orphans()
         source = indices.current_index(self.es, self.alias)
@@ -171,8 +143,11 @@ class Rebuild:
             if len(ids) < 100:
                 break
         self._check(heartbeat)
+        self.state.save(phase="merging", replay_seconds=round(time.monotonic() - started, 1))
+        started = time.monotonic()
+        indices.merge_segments(self.es, self.target, alive=lambda: self._check(heartbeat))
 
-        self.state.save(phase="finishing", replay_seconds=round(time.monotonic() - started, 1))
+        self.state.save(phase="finishing", merge_seconds=round(time.monotonic() - started, 1))
         self.es.indices.put_settings(index=self.target, settings=serving_settings(self.settings.replicas))
         self.es.indices.refresh(index=self.target)
         self.es.cluster.health(index=self.target, wait_for_status="yellow", timeout="60s")
@@ -198,7 +173,7 @@ class Rebuild:
         self.state.save(replayed=replayed)
         return Outcome(self.run_id, source, self.target, copied, replayed, 0.0)
 
-    def _copy_from_index(self, source: str, heartbeat: _Heartbeat) -> int:
+    def _copy_from_index(self, source: str, heartbeat: Heartbeat) -> int:
         total = self.es.count(index=source)["count"]
         self.state.save(total=total)
         progress = CopyProgress(self.state)
@@ -217,7 +192,7 @@ class Rebuild:
                 progress.stopped = True  # the other slices stop at their next chunk
                 raise
 
-    def _copy_from_sources(self, heartbeat: _Heartbeat) -> int:
+    def _copy_from_sources(self, heartbeat: Heartbeat) -> int:
         records = SourceRegistry(self.es, self.alias).all()
         if not records:
             raise ReindexError("no sources are recorded for this alias; rebuild from the index instead")
@@ -234,7 +209,7 @@ class Rebuild:
         except SourceError as exc:
             raise ReindexError(f"cannot re-read a recorded source: {exc}") from None
 
-    def _bulk(self, docs: Iterable[tuple[str, dict]], heartbeat: _Heartbeat,
+    def _bulk(self, docs: Iterable[tuple[str, dict]], heartbeat: Heartbeat,
               progress: CopyProgress | None = None) -> int:
         progress = progress or CopyProgress(self.state)
         copied = 0
@@ -275,7 +250,7 @@ class Rebuild:
             raise ReindexError("the new index is not healthy")
         self.state.save(verified=f"{new:,} documents (live {old:,}), sample of {len(sample)} matched")
 
-    def _check(self, heartbeat: _Heartbeat) -> None:
+    def _check(self, heartbeat: Heartbeat) -> None:
         if heartbeat.lost:
             raise ReindexError("lost the reindex lock (Redis unavailable?)")
 
@@ -297,17 +272,6 @@ class Rebuild:
                     self.redis.srem(self.state.building_key, self.target)
             except Exception:  # noqa: BLE001 - Elasticsearch may be the reason we are here
                 log.warning("could not delete %s; the next reindex will", self.target)
-
-
-def _take_lock(lock, run_id: str) -> bool:
-    """Take over the lock our request holds (token = run id), or acquire a free one."""
-    lock.local.token = run_id.encode()
-    try:
-        if lock.reacquire():
-            return True
-    except redis.exceptions.LockError:
-        pass  # not ours (expired, or another run's)
-    return lock.acquire(token=run_id)
 
 
 def rebuilt(stored: dict) -> dict:

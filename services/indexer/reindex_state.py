@@ -10,6 +10,9 @@ import time
 
 import redis
 
+LOCK_TTL = 60
+HEARTBEAT = 10
+
 
 class ReindexError(RuntimeError):
     """The rebuild cannot start or was abandoned; the alias is untouched."""
@@ -69,3 +72,40 @@ class CopyProgress:
             self.copied += n
             copied = self.copied
         self.state.save(copied=copied)
+
+
+class Heartbeat:
+    """Keeps the lock alive while the rebuild runs; stops when the process dies."""
+
+    def __init__(self, lock):
+        self.lock = lock
+        self.stopped = threading.Event()
+        self.lost = False
+        self.thread = threading.Thread(target=self._beat, daemon=True, name="reindex-heartbeat")
+
+    def _beat(self) -> None:
+        while not self.stopped.wait(HEARTBEAT):
+            try:
+                if not self.lock.reacquire():
+                    self.lost = True
+            except Exception:  # noqa: BLE001 - a Redis blip must not kill the thread
+                self.lost = True
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopped.set()
+        self.thread.join(timeout=HEARTBEAT)
+
+
+def take_lock(lock, run_id: str) -> bool:
+    """Take over the lock our request holds (token = run id), or acquire a free one."""
+    lock.local.token = run_id.encode()
+    try:
+        if lock.reacquire():
+            return True
+    except redis.exceptions.LockError:
+        pass  # not ours (expired, or another run's)
+    return lock.acquire(token=run_id)

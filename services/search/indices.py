@@ -8,10 +8,14 @@ one, fills it, and moves the alias in one atomic ``_aliases`` call.
 from __future__ import annotations
 
 import re
+import time
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from elasticsearch import Elasticsearch, NotFoundError
+from elasticsearch.exceptions import GeneralAvailabilityWarning
 
 from . import schema
 
@@ -113,3 +117,24 @@ def delete_unaliased(es: Elasticsearch, alias: str, keep: int) -> list[str]:
     for index in doomed:
         es.indices.delete(index=index.name, ignore_unavailable=True)
     return [i.name for i in doomed]
+
+
+def merge_segments(es: Elasticsearch, index: str, *, alive: Callable[[], None], poll: float = 2.0) -> None:
+    """Force-merge a rebuilt index to one segment per shard before it serves.
+
+    A bulk-loaded index is left in ~20 segments; every search visits each one, and one
+    segment measured 51 -> 38 ms p50 (p99 280 -> 69 ms) on the full corpus. Run as a task
+    and polled, so a long merge neither hits a client timeout nor outlives ``alive``
+    (the caller's lock check, which raises to abandon).
+    """
+    task = es.indices.forcemerge(index=index, max_num_segments=1, wait_for_completion=False)["task"]
+    while True:
+        alive()
+        with warnings.catch_warnings():  # the tasks API is "technical preview" to the client
+            warnings.simplefilter("ignore", GeneralAvailabilityWarning)
+            status = es.tasks.get(task_id=task)
+        if status.get("completed"):
+            if status.get("error"):
+                raise RuntimeError(f"force-merge of {index} failed: {status['error'].get('reason')}")
+            return
+        time.sleep(poll)

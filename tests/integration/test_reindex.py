@@ -205,6 +205,10 @@ def test_mapping_change_goes_live_through_a_rebuild(settings, es, redis_client, 
     assert indices.current_index(es, sample_alias_copy) == outcome.new
     live = es.indices.get_mapping(index=sample_alias_copy)[outcome.new]["mappings"]["properties"]
     assert "experimental_note" in live
+    # Force-merged before it went live: one segment per shard (nothing was written since).
+    shards = es.indices.segments(index=outcome.new)["indices"][outcome.new]["shards"]
+    assert [len(copy["segments"]) for shard in shards.values() for copy in shard] == [1] * settings.shards
+    assert float(ReindexState(redis_client, sample_alias_copy).load()["merge_seconds"]) >= 0
     results = PaperSearch(es, sample_alias_copy).search(SearchRequest(q="learning"))
     assert results.total > 0
 
