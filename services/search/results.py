@@ -11,6 +11,7 @@ from .facets import FacetValue
 from .limits import MAX_WINDOW, SUGGEST_BELOW
 from .model import Paper
 from .request import DEFAULT_MODE, SearchRequest, encode_cursor
+from .search_body import facet_aggregations
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
             sort=tuple(h.get("sort") or ()),
         ))
     results = SearchResults(req, resp["hits"]["total"]["value"], hits, took_ms=resp.get("took", 0))
-    aggs = resp.get("aggregations") or {}
+    aggs = facet_aggregations(resp.get("aggregations") or {})
     for facet in req.facets:
         agg = aggs.get(facet.name)
         if agg:

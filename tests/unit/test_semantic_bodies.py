@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from facet_aggs import by_facet
 
 from services.indexer.vectors import MIN_TITLE_WORDS, vector_fields
 from services.search.embedding import DIMS
@@ -43,7 +44,7 @@ def test_semantic_body_is_knn_with_the_filters_as_prefilters():
     assert knn["num_candidates"] >= knn["k"]
     text = repr(knn["filter"])
     assert "'conference': ['iclr']" in text and "'gte': 2020" in text
-    assert body["from"] == 10 and body["size"] == 10 and "conference" in body["aggs"]
+    assert body["from"] == 10 and body["size"] == 10 and "conference" in by_facet(body)
 
 
 def test_hybrid_body_adds_boosted_knn_to_the_lexical_query():
