@@ -5,8 +5,19 @@ slow and idle clients, so the timeouts here only guard against a stuck worker.
 Values come from :class:`services.settings.Settings` (the environment), so one file
 serves both; see README "Configuration".
 
-Worker class: gthread, kept until a benchmark compares it with gevent under the
-search load (bench/); the app's 2 s request budget bounds how long a thread is held.
+Worker class: gthread, 8 threads per worker (``PAPERLIST_WEB_THREADS``), chosen with
+``bench/load.py`` (Zipf mix, 32 users, 30 s runs, full corpus, 2 workers on 2 cores):
+
+    model              req/s (runs)        p50 ms       p99 ms        errors
+    gthread, 4 thr     71, 75              420, 340     1700, 1700    4, 0
+    gthread, 8 thr     75, 94              350, 290     1600, 1200    0, 0
+    gthread, 16 thr    82, 76, 85          81, 150, 190 2000, 2200, 1700  3, 8, 2
+    gevent, 100 conn   70, 82              230, 260     2100, 1600    3, 0
+
+Throughput is bounded by Elasticsearch on the shared cores whatever the model. More
+threads keep cache hits from queueing behind misses (a lower median), but past 8 the
+extra concurrent misses push some searches over the app's 2 s budget (503s). gevent
+gains nothing here and would monkey-patch every library the app uses.
 """
 
 import os

@@ -65,7 +65,7 @@ class Settings(BaseSettings):
     cache_stale_ttl: int = Field(24 * 3600, alias="PAPERLIST_CACHE_STALE_TTL", ge=0, le=30 * 24 * 3600)
     cache_timeout_ms: int = Field(100, alias="PAPERLIST_CACHE_TIMEOUT_MS", ge=5, le=5000)
     web_workers: int = Field(2, alias="PAPERLIST_WEB_WORKERS", ge=1, le=64)
-    web_threads: int = Field(4, alias="PAPERLIST_WEB_THREADS", ge=1, le=256)
+    web_threads: int = Field(8, alias="PAPERLIST_WEB_THREADS", ge=1, le=256)
     # Where gunicorn listens when not on host:port: `paperlist up` puts it on a unix
     # socket behind nginx (unix:/path/web.sock).
     web_bind: str | None = Field(None, alias="PAPERLIST_WEB_BIND")
