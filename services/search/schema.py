@@ -19,10 +19,16 @@ from .embedding import DIMS
 # in the title and abstract postings, for highlighting
 SCHEMA_VERSION = 6
 
+# Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
+ENGLISH_STOPWORDS = frozenset((
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no",
+    "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this",
+    "to", "was", "will", "with"))
+
 ANALYSIS: dict[str, Any] = {
     "filter": {
         "en_hunspell": {"type": "hunspell", "locale": "en_US", "dedup": True, "ignore_case": True},
-        "en_stop": {"type": "stop", "stopwords": "_english_"},
+        "en_stop": {"type": "stop", "stopwords": sorted(ENGLISH_STOPWORDS)},
         "title_shingles": {"type": "shingle", "min_shingle_size": 2, "max_shingle_size": 3},
     },
     "analyzer": {

@@ -384,7 +384,8 @@ def test_compile_one_cross_fields_clause_per_word():
 def test_compile_should_boosts():
     body = compiled("Graph Neural Networks: A Review")
     should = body["should"]
-    assert {"multi_match": {"query": "Graph Neural Networks A Review", "type": "most_fields",
+    # The unstemmed boost leaves stopwords ("A") out; the phrases keep the whole text.
+    assert {"multi_match": {"query": "Graph Neural Networks Review", "type": "most_fields",
                             "fields": ["title.exact^3", "abstract.exact^0.5"]}} in should
     assert {"match_phrase": {"title": {"query": "Graph Neural Networks A Review", "slop": 2,
                                        "boost": 10.0}}} in should
@@ -393,6 +394,15 @@ def test_compile_should_boosts():
     keys = [q["term"]["title_key"] for q in should if "term" in q]
     assert keys == [{"value": title_key("Graph Neural Networks: A Review"), "boost": 100.0}]
     assert keys[0]["value"] == "graph neural networks a review"
+
+
+@pytest.mark.parametrize("text, phrases", [("and the", False), ("Learning to", False), ("learning to rank", True)])
+def test_stopwords_alone_add_no_unstemmed_or_phrase_boost(text, phrases):
+    should = compiled(text)["should"]
+    exact = [q["multi_match"]["query"] for q in should if "multi_match" in q]
+    assert exact == ([] if text == "and the" else [" ".join(w for w in text.split() if w.lower() not in ("to", "the"))])
+    assert any("match_phrase" in q for q in should) is phrases
+    assert any("term" in q for q in should)  # the exact-title key stays: "and the" may be a title
 
 
 def test_compile_raw_title_key_when_syntax_changed_the_text():
