@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, make_response, redirect, render_template, request, url_for
 
 from services.search import bibtex, conferences, taxonomy
+from services.search.errors import SearchUnavailable
 from services.search.limits import DEFAULT_PAGE_SIZE, MAX_PAPER_ID, MAX_WINDOW
 from services.search.model import Paper
 from services.search.request import SearchRequest
@@ -150,7 +151,15 @@ def api_docs():
 @bp.get("/papers/<paper_id>")
 def paper(paper_id: str):
     found = paper_or_404(paper_id)
-    similar = search_service().similar(found.paper_id)
+    try:
+        similar = search_service().similar(found.paper_id)
+    except SearchUnavailable:
+        # The paper is what was asked for; its neighbours (a kNN search, the costlier call)
+        # are left out when Elasticsearch runs out of time, not the whole page. Not kept
+        # by browsers or a CDN, so the next visit shows them.
+        page = make_response(render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=[]))
+        page.headers["Cache-Control"] = "no-store"
+        return page
     return render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar)
 
 

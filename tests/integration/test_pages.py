@@ -194,3 +194,33 @@ def test_link_crawl_finds_no_broken_page(client):
     assert not report.broken, report.broken[:20]
     assert report.fetched == CRAWL_LIMIT or report.exhausted
     assert {"front", "search", "papers", "authors", "conferences", "topics"} <= report.kinds
+
+
+class _SimilarTimesOut:
+    """The real search service, except that "similar papers" runs out of time."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def similar(self, *args, **kwargs):
+        from services.search.errors import SearchOverloaded
+
+        raise SearchOverloaded("Elasticsearch ran out of time and answered with partial results")
+
+
+def test_paper_page_is_served_without_similar_papers_when_their_search_fails(client, monkeypatch):
+    from services.web import pages
+
+    hit = client.get("/api/v1/search", query_string={"q": "learning"}).get_json()["hits"][0]
+    assert "Similar papers" in _html(client, f"/papers/{hit['id']}")
+    real = pages.search_service
+    monkeypatch.setattr(pages, "search_service", lambda: _SimilarTimesOut(real()))
+    resp = client.get(f"/papers/{hit['id']}")
+    assert resp.status_code == 200
+    html = resp.get_data(as_text=True)
+    assert "Similar papers" not in html and "BibTeX" in html
+    assert unescape(re.search(r"<title>(.*?)</title>", html, re.S).group(1)).startswith(hit["title"][:20])
+    assert resp.headers["Cache-Control"] == "no-store"  # the next visit gets its neighbours
