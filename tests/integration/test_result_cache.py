@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import threading
@@ -166,6 +167,19 @@ def test_no_cache_request_header_skips_reading_but_stores(client):
     assert resp.headers["X-Cache"] == "bypass"
     resp, _ = _search(client, q)
     assert resp.headers["X-Cache"] == "hit"
+
+
+def test_kept_answers_go_out_gzipped_to_clients_that_accept_it(client):
+    q = f"graph {uuid.uuid4().hex[:6]}"
+    first, data = _search(client, q)
+    assert first.headers["X-Cache"] == "miss" and "Content-Encoding" not in first.headers
+    packed = client.get("/api/v1/search", query_string={"q": q}, headers={"Accept-Encoding": "gzip, br"})
+    assert packed.headers["X-Cache"] == "hit" and packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert json.loads(gzip.decompress(packed.get_data())) == data
+    plain = client.get("/api/v1/search", query_string={"q": q}, headers={"Accept-Encoding": "gzip;q=0"})
+    assert plain.headers["X-Cache"] == "hit" and "Content-Encoding" not in plain.headers
+    assert plain.get_json() == data
 
 
 def _counter(text: str, name: str) -> float:
