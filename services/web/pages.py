@@ -152,15 +152,15 @@ def api_docs():
 def paper(paper_id: str):
     found = paper_or_404(paper_id)
     try:
-        similar = search_service().similar(found.paper_id)
+        similar, degraded = search_service().similar(found.paper_id), False
     except SearchUnavailable:
         # The paper is what was asked for; its neighbours (a kNN search, the costlier call)
-        # are left out when Elasticsearch runs out of time, not the whole page. Not kept
-        # by browsers or a CDN, so the next visit shows them.
-        page = make_response(render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=[]))
-        page.headers["Cache-Control"] = "no-store"
-        return page
-    return render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar)
+        # are left out when Elasticsearch runs out of time, not the whole page.
+        similar, degraded = [], True
+    page = make_response(render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar))
+    if degraded:
+        page.headers["Cache-Control"] = "no-store"  # not kept by browsers or a CDN: the next visit has them
+    return page
 
 
 def _public_url() -> str:

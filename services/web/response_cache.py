@@ -34,13 +34,19 @@ def _key(store: result_cache.ResultStore, generation: int) -> str:
     return store.fresh_key(generation, "gz" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
 
 
+def _gzipped(resp: Response, packed: bytes) -> Response:
+    """``resp`` carrying the kept gzip bytes as they are (nginx passes an encoded answer on)."""
+    resp.set_data(packed)
+    resp.headers["Content-Encoding"] = "gzip"
+    resp.vary.add("Accept-Encoding")
+    return resp
+
+
 def _kept(raw: bytes) -> Response:
     """A kept (gzipped) answer as is when the client accepts gzip, else unpacked."""
     if request.accept_encodings["gzip"]:
-        resp = Response(raw, mimetype="application/json")
-        resp.headers["Content-Encoding"] = "gzip"
-    else:
-        resp = Response(gzip.decompress(raw), mimetype="application/json")
+        return _gzipped(Response(mimetype="application/json"), raw)
+    resp = Response(gzip.decompress(raw), mimetype="application/json")
     resp.vary.add("Accept-Encoding")
     return resp
 
@@ -71,5 +77,10 @@ def register(app: Flask, cached: CachedSearch) -> None:
         if key and resp.status_code == 200 and result_cache.cache_state() in (MISS, HIT, BYPASS) \
                 and not resp.direct_passthrough:
             settle_ms = g.paperlist_generation[1]
-            result_cache.quietly(store, store.put, key, gzip.compress(resp.get_data(), GZIP_LEVEL), settle_ms)
+            packed = gzip.compress(resp.get_data(), GZIP_LEVEL)
+            result_cache.quietly(store, store.put, key, packed, settle_ms)
+            if request.accept_encodings["gzip"]:  # the miss too: not compressed again by the front
+                _gzipped(resp, packed)
+                if "ETag" in resp.headers:
+                    resp.add_etag(overwrite=True)  # the tag of these bytes, as the next hit's
         return resp

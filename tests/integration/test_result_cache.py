@@ -182,6 +182,18 @@ def test_kept_answers_go_out_gzipped_to_clients_that_accept_it(client):
     assert plain.get_json() == data
 
 
+def test_a_miss_goes_out_gzipped_too_with_the_tag_of_the_hits_after_it(client):
+    gz = {"Accept-Encoding": "gzip"}
+    q = {"q": f"robot {uuid.uuid4().hex[:6]}"}
+    miss = client.get("/api/v1/search", query_string=q, headers=gz)
+    hit = client.get("/api/v1/search", query_string=q, headers=gz)
+    assert (miss.headers["X-Cache"], hit.headers["X-Cache"]) == ("miss", "hit")
+    assert miss.headers["Content-Encoding"] == hit.headers["Content-Encoding"] == "gzip"
+    assert miss.get_data() == hit.get_data() and miss.headers["ETag"] == hit.headers["ETag"]
+    again = client.get("/api/v1/search", query_string=q, headers={**gz, "If-None-Match": miss.headers["ETag"]})
+    assert again.status_code == 304
+
+
 def _counter(text: str, name: str) -> float:
     match = re.search(rf"^{name} ([0-9.e+]+)$", text, re.M)
     assert match, f"{name} missing from /metrics"
