@@ -1,61 +1,117 @@
-"""Known-item search: searching a paper's exact title must put that paper first.
+"""Known-item search: the paper a person means must come first, however they type it.
 
-Picks N random indexed papers (seeded, so runs compare) and sends each title through the
-JSON API (the real Flask app and query builder) exactly as a user would paste it.
-Reports the share found at rank 1 and in the top 3, and lists the misses.
+For random visible papers (seeded, so runs compare) it makes one query per class of
+:mod:`known_cases` — the exact title, the name before a colon, the first 3-5 words, the
+title's three rarest words plus an author's surname, the title with one typo, the first
+words cut mid-word — and sends each through the JSON API (the real Flask app and query
+builder, result cache off) exactly as typed. It reports, per class and ranking mode, MRR
+over the top 10, success@1 and success@3, how many papers a class skipped because its
+query could not tell them apart, and a few misses to look at.
 
-    python bench/known_item.py [--index papers] [--n 500] [--seed 7] [--mode hybrid]
+    python bench/known_item.py [--index papers] [--n 300] [--seed 7] [--mode lexical --mode hybrid]
+                               [--class name --class typo] [--from acl:2026 --from cvpr]
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
+from collections.abc import Sequence
 
+from elasticsearch import helpers
 from harness import save
+from known_cases import CLASSES, Case, Score, Target, TitleIndex, cases, rank_of
+
+from services.search.model import HIDDEN_STATUSES
 from services.settings import load_settings
 from services.web.app import create_app
+
+TOP = 10
+MISSES_SHOWN = 8
+
+
+def visible_papers(es, index: str) -> list[dict]:
+    """Every listed paper's id, title, authors, status, conference and year, in a stable order."""
+    fields = ["paper_id", "title", "author_names", "status", "conference", "year"]
+    docs = [h["_source"] for h in helpers.scan(es, index=index, _source=fields, size=5000,
+                                                query={"query": {"bool": {"must_not": [
+                                                    {"terms": {"status": list(HIDDEN_STATUSES)}}]}}})]
+    return sorted(docs, key=lambda d: d["paper_id"])
+
+
+def chosen(docs: Sequence[dict], scopes: Sequence[str]) -> list[dict]:
+    """The papers of the ``conference[:year]`` scopes (all when none)."""
+    if not scopes:
+        return list(docs)
+    wanted = [(s.partition(":")[0].lower(), s.partition(":")[2]) for s in scopes]
+    return [d for d in docs if any(d["conference"] == c and (not y or str(d["year"]) == y) for c, y in wanted)]
+
+
+def evaluate(client, docs: Sequence[dict], *, classes: Sequence[str] = CLASSES, modes: Sequence[str] = ("lexical",),
+             n: int = 300, seed: int = 7, scopes: Sequence[str] = ()) -> dict:
+    """Scores per mode and class, the skipped counts and some misses (what the CLI prints and tests assert)."""
+    index = TitleIndex(d["title"] for d in docs)
+    pool = chosen(docs, scopes)
+    random.Random(seed).shuffle(pool)
+    targets = [Target(d["paper_id"], d["title"], tuple(d.get("author_names") or ()), d["status"]) for d in pool]
+    made = {kind: cases(kind, targets, index, n, seed) for kind in classes}
+    out: dict = {"seed": seed, "papers": len(docs), "pool": len(pool), "modes": {}}
+    for mode in modes:
+        out["modes"][mode] = {}
+        for kind, (class_cases, skipped) in made.items():
+            ranks, misses, errors = [], [], 0
+            for case in class_cases:
+                ids, ok = search_ids(client, case, mode)
+                errors += not ok
+                rank = rank_of(case.target.paper_id, ids)
+                ranks.append(rank)
+                if rank != 1 and len(misses) < MISSES_SHOWN:
+                    misses.append({"query": case.query, "want": case.target.title, "rank": rank})
+            out["modes"][mode][kind] = {**Score(ranks).summary(), "skipped": skipped, "errors": errors,
+                                        "misses": misses}
+    return out
+
+
+def search_ids(client, case: Case, mode: str) -> tuple[list[str], bool]:
+    resp = client.get("/api/v1/search", query_string={"q": case.query, "page_size": TOP, "mode": mode})
+    if resp.status_code != 200:
+        return [], False
+    return [h["id"] for h in resp.get_json()["hits"]], True
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--index", default=None, help="alias to test (default: PAPERLIST_INDEX)")
-    parser.add_argument("--n", type=int, default=500)
+    parser.add_argument("--n", type=int, default=300, help="queries per class")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--mode", default="lexical", help="ranking: lexical, semantic or hybrid")
+    parser.add_argument("--mode", action="append", help="lexical, semantic or hybrid (repeatable; default lexical)")
+    parser.add_argument("--class", dest="classes", action="append", choices=CLASSES, help="default: every class")
+    parser.add_argument("--from", dest="scopes", action="append", default=[],
+                        help="draw the papers from conference[:year] only (repeatable)")
     args = parser.parse_args()
 
-    settings = load_settings(**({"PAPERLIST_INDEX": args.index} if args.index else {}))
+    overrides = {"PAPERLIST_CACHE": "false", "PAPERLIST_RATE_LIMIT_ENABLED": "false", "PAPERLIST_SEARCH_BUDGET": "10"}
+    if args.index:
+        overrides["PAPERLIST_INDEX"] = args.index
+    settings = load_settings(**overrides)
     app = create_app(settings)
     es = app.extensions["paperlist.search"].es
-    sample = es.search(index=settings.index, size=args.n, _source=["title", "paper_id", "status"],
-                       query={"function_score": {"random_score": {"seed": args.seed, "field": "_seq_no"}}})
-    papers = [h["_source"] for h in sample["hits"]["hits"]]
-    client = app.test_client()
-    first = top3 = 0
-    misses = []
-    for paper in papers:
-        params = {"q": paper["title"][:500], "page_size": 3, "mode": args.mode}
-        if paper["status"] in ("reject", "withdrawn"):
-            params["status"] = paper["status"]  # hidden by default: the user would select them
-        hits = client.get("/api/v1/search", query_string=params).get_json()["hits"]
-        ids = [h["id"] for h in hits]
-        if ids[:1] == [paper["paper_id"]]:
-            first += 1
-        else:
-            misses.append({"title": paper["title"], "id": paper["paper_id"],
-                           "got": [(h["id"], h["title"]) for h in hits[:2]]})
-        top3 += paper["paper_id"] in ids
-    n = len(papers)
-    total = es.count(index=settings.index)["count"]
-    result = {"index": settings.index, "mode": args.mode, "papers_in_index": total, "queries": n, "seed": args.seed,
-              "first": first, "first_pct": round(100 * first / n, 2), "top3_pct": round(100 * top3 / n, 2),
-              "misses": misses}
+    docs = visible_papers(es, settings.index)
+    result = evaluate(app.test_client(), docs, classes=args.classes or CLASSES, modes=args.mode or ["lexical"],
+                      n=args.n, seed=args.seed, scopes=args.scopes)
+    result.update(index=settings.index, scopes=args.scopes)
     path = save("known-item", result)
-    for miss in misses:
-        print(f"miss: {miss['title'][:90]!r} -> {miss['got'][0][1][:60] if miss['got'] else None!r}", file=sys.stderr)
-    print(f"{n} exact-title searches (mode={args.mode}) over {total:,} papers: first {100 * first / n:.1f}%, "
-          f"top-3 {100 * top3 / n:.1f}%  ({path})")
+    print(f"{len(docs):,} listed papers in {settings.index}; {result['pool']:,} to draw from; seed {args.seed}")
+    print(f"{'mode':<9}{'class':<13}{'n':>5}{'skip':>6}{'MRR':>7}{'s@1':>7}{'s@3':>7}{'err':>5}")
+    for mode, classes in result["modes"].items():
+        for kind, row in classes.items():
+            print(f"{mode:<9}{kind:<13}{row['n']:>5}{row['skipped']:>6}{row['mrr']:>7.3f}{row['success@1']:>7.3f}"
+                  f"{row['success@3']:>7.3f}{row['errors']:>5}")
+            for miss in row["misses"][:3]:
+                print(f"    miss (rank {miss['rank'] or '>10'}): {miss['query'][:70]!r} -> want "
+                      f"{miss['want'][:60]!r}", file=sys.stderr)
+    print(path)
 
 
 if __name__ == "__main__":

@@ -12,12 +12,13 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from .errors import InvalidRequest
 from .facets import FACETS, Facet, FacetRegistry
 from .limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
-from .query_language import parse
+from .query_language import ParsedQuery, parse
 from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
 
 # How results are ranked: BM25 on the words, kNN on the query's embedding, or both summed.
@@ -43,6 +44,11 @@ class SearchRequest:
     mode: str = DEFAULT_MODE
     facets: FacetRegistry = field(default=FACETS, compare=False, repr=False)
     counted: tuple[str, ...] | None = None
+
+    @cached_property
+    def parsed(self) -> ParsedQuery:
+        """``q`` parsed once per request: the query, the boosts, the suggester and kNN all read this."""
+        return parse(self.q)
 
     @property
     def counted_facets(self) -> tuple[Facet, ...]:
@@ -116,16 +122,16 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     if page * page_size > MAX_WINDOW:
         hint = "; use search_after to go further" if allow_search_after else ""
         raise InvalidRequest("page", f"results beyond the first {MAX_WINDOW:,} cannot be paged to{hint}")
-    after = None
+    req = SearchRequest(q=q, filters=filters, sort=sort, page=page, page_size=page_size,
+                        mode=mode, facets=facets, counted=_counted(args.get("facets"), facets))
     token = one("search_after")
-    if token:
-        if not allow_search_after:
-            raise InvalidRequest("search_after", "only the JSON API pages with search_after")
-        if mode != DEFAULT_MODE:
-            raise InvalidRequest("search_after", f"mode={mode} pages with page, not search_after")
-        after = decode_cursor(token, sort, not parse(q).is_empty)
-    return SearchRequest(q=q, filters=filters, sort=sort, page=page, page_size=page_size,
-                         search_after=after, mode=mode, facets=facets, counted=_counted(args.get("facets"), facets))
+    if not token:
+        return req
+    if not allow_search_after:
+        raise InvalidRequest("search_after", "only the JSON API pages with search_after")
+    if mode != DEFAULT_MODE:
+        raise InvalidRequest("search_after", f"mode={mode} pages with page, not search_after")
+    return replace(req, search_after=decode_cursor(token, sort, not req.parsed.is_empty))
 
 
 def _counted(raw: Sequence[str] | None, facets: FacetRegistry) -> tuple[str, ...] | None:

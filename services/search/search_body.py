@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from .documents import SUMMARY_FIELDS
-from .query_language import ParsedQuery, parse
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
 from .text_query import compile_query, highlight_query
@@ -36,8 +35,9 @@ def _facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
     return out
 
 
-def base_query(req: SearchRequest, parsed: ParsedQuery) -> dict[str, Any]:
+def base_query(req: SearchRequest) -> dict[str, Any]:
     """Text relevance plus the constraints that are not facets (``conference:``/``year:`` in the query)."""
+    parsed = req.parsed
     text = compile_query(parsed, req.q)
     filters: list[dict[str, Any]] = []
     if parsed.conferences:
@@ -51,17 +51,17 @@ def base_query(req: SearchRequest, parsed: ParsedQuery) -> dict[str, Any]:
 def result_query(req: SearchRequest) -> dict[str, Any]:
     """The query whose matches are exactly the hits of ``req``: the base query with every facet
     filter (the hidden-status default too) applied, for aggregations over the result set."""
-    query = base_query(req, parse(req.q))
+    query = base_query(req)
     query["bool"]["filter"].extend(_facet_filters(req).values())
     return query
 
 
 def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = True,
                  source: list[str] | None = None) -> dict[str, Any]:
-    parsed = parse(req.q)
+    parsed = req.parsed
     active = _facet_filters(req)
     body: dict[str, Any] = {
-        "query": base_query(req, parsed),
+        "query": base_query(req),
         "sort": sort_clauses(effective_sort(req.sort, not parsed.is_empty)),
         "size": req.page_size,
         "track_total_hits": True,
@@ -86,7 +86,7 @@ def build_suggest(req: SearchRequest) -> dict[str, Any] | None:
     The phrase suggester costs as much as the rest of a search; asked on every search its
     answer was shown only below ``SUGGEST_BELOW`` hits anyway.
     """
-    text = parse(req.q).free_text()
+    text = req.parsed.free_text()
     if not text:
         return None
     return {"did_you_mean": {"text": text[:200], "phrase": {

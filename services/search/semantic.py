@@ -20,7 +20,6 @@ from typing import Any
 from .documents import SUMMARY_FIELDS
 from .embedding import Embedder
 from .limits import SEMANTIC_CANDIDATES, SEMANTIC_K
-from .query_language import parse
 from .request import SearchRequest
 from .search_body import _aggregations, _facet_filters, base_query, build_search
 
@@ -40,7 +39,7 @@ def knn_clause(req: SearchRequest, vector: list[float], *, k: int | None = None,
                extra_filters: list[dict[str, Any]] = ()) -> dict[str, Any]:
     """kNN over the request's filters; ``k`` covers the requested page (at least SEMANTIC_K, for the facets)."""
     k = k or max(SEMANTIC_K, req.offset + req.page_size)
-    scope = base_query(req, parse(req.q))["bool"]["filter"]
+    scope = base_query(req)["bool"]["filter"]
     filters = [*_facet_filters(req).values(), *scope, *extra_filters]
     return {"field": EMBEDDING, "query_vector": vector, "k": k,
             "num_candidates": max(k, SEMANTIC_CANDIDATES), "filter": filters}
@@ -48,7 +47,7 @@ def knn_clause(req: SearchRequest, vector: list[float], *, k: int | None = None,
 
 def query_text(req: SearchRequest) -> str:
     """The words to embed: the query without its scopes and operators."""
-    return parse(req.q).free_text().strip()
+    return req.parsed.free_text().strip()
 
 
 def build_ranked(req: SearchRequest) -> dict[str, Any]:
