@@ -14,7 +14,7 @@ import re
 
 from services.search import conferences
 from services.search.catalogue import catalogue
-from services.search.model import Paper, title_key
+from services.search.model import Paper, ReviewScore, title_key
 
 from .cleaning import clean_text, dedupe, label_case, strip_html
 from .names import merge_keywords
@@ -100,6 +100,8 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         links=record["links"],
         bibtex=record["bibtex"].strip()[:10000],
         citations=_citations(record["citations"]),
+        rating_avg=_rating(record.get("reviews") or []),
+        reviews=record.get("reviews") or [],
     )
     content_hash = hashlib.sha256(json.dumps(
         {k: v.model_dump() if hasattr(v, "model_dump") else v for k, v in fields.items()},
@@ -139,6 +141,10 @@ def _award(value: object) -> bool:
     if isinstance(value, str):
         return value.strip().lower() not in ("", "false", "no", "0", "none")
     return False
+
+
+def _rating(reviews: list[ReviewScore]) -> float | None:
+    return next((r.mean for r in reviews if r.criterion == "rating"), None)
 
 
 def _citations(value: object) -> int | None:

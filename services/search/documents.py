@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from .facets import FACETS
-from .model import Author, Links, Paper, title_key
+from .model import Author, Links, Paper, ReviewScore, title_key
 from .name_keys import author_key
 from .taxonomy import label as topic_label
 
 # Source fields a result list needs; the detail page reads the whole document.
 SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
                   "abstract", "topics", "keywords", "track", "status", "status_raw",
-                  "award", "links", "citations"]
+                  "award", "links", "citations", "rating_avg"]
 
 
 def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -> dict[str, Any]:
@@ -65,6 +65,7 @@ def from_source(source: dict[str, Any]) -> Paper:
     data = {k: v for k, v in source.items() if k in Paper.model_fields}
     data["authors"] = [Author.model_construct(**a) for a in source.get("authors") or []]
     data["links"] = Links.model_construct(**(source.get("links") or {}))
+    data["reviews"] = [ReviewScore.model_construct(**r) for r in source.get("reviews") or []]
     for name in ("paper_id", "conference", "title"):  # required fields, absent from a partial source
         data.setdefault(name, "")
     data.setdefault("conference_name", data["conference"])

@@ -11,6 +11,22 @@ STATUSES = ("oral", "spotlight", "poster", "accept", "findings", "short", "demo"
             "reject", "withdrawn", "unknown")
 HIDDEN_STATUSES = ("reject", "withdrawn")
 
+# What reviewers scored, in display order: the name is the source's own (``rating`` with
+# ``rating_avg``, ``confidence`` with ``confidence_avg``, ...), the value its label.
+REVIEW_CRITERIA = {
+    "rating": "Rating",
+    "confidence": "Confidence",
+    "soundness": "Soundness",
+    "correctness": "Correctness",
+    "technical_novelty": "Technical novelty",
+    "empirical_novelty": "Empirical novelty",
+    "contribution": "Contribution",
+    "presentation": "Presentation",
+    "excitement": "Excitement",
+    "reproducibility": "Reproducibility",
+    "suitability": "Suitability",
+}
+
 
 class Author(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -39,6 +55,20 @@ class Links(BaseModel):
         return {name: url for name, url in self.model_dump().items() if url}
 
 
+class ReviewScore(BaseModel):
+    """One criterion of a paper's reviews: each reviewer's score (when the source lists them) and their mean."""
+
+    model_config = ConfigDict(frozen=True)
+
+    criterion: str  # a key of REVIEW_CRITERIA
+    mean: float
+    scores: list[float] = Field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return REVIEW_CRITERIA.get(self.criterion, self.criterion.replace("_", " ").capitalize())
+
+
 class Paper(BaseModel):
     """One normalised paper: what the index stores and what pages and the API show."""
 
@@ -62,6 +92,9 @@ class Paper(BaseModel):
     links: Links = Field(default_factory=Links)
     bibtex: str = ""
     citations: int | None = None
+    # The reviews' mean rating (the "rating" criterion of ``reviews``); None when the source has none.
+    rating_avg: float | None = None
+    reviews: list[ReviewScore] = Field(default_factory=list)
     source: str = ""
     position: int = 0
     content_hash: str = ""
@@ -75,6 +108,9 @@ class Paper(BaseModel):
         """Distinct affiliations in author order; an author's "A; B" counts as two."""
         return list(dict.fromkeys(part.strip() for a in self.authors
                                   for part in a.affiliation.split(";") if part.strip()))
+
+    def review(self, criterion: str) -> ReviewScore | None:
+        return next((r for r in self.reviews if r.criterion == criterion), None)
 
     @property
     def has_code(self) -> bool:

@@ -16,8 +16,8 @@ from .embedding import DIMS
 
 # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive
 # author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search; 6: offsets
-# in the title and abstract postings, for highlighting
-SCHEMA_VERSION = 6
+# in the title and abstract postings, for highlighting; 7: review scores (rating_avg, reviews)
+SCHEMA_VERSION = 7
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
 ENGLISH_STOPWORDS = frozenset((
@@ -99,6 +99,8 @@ MAPPINGS: dict[str, Any] = {
         "award": {"type": "boolean"},
         "has_code": {"type": "boolean"},
         "citations": {"type": "integer"},
+        "rating_avg": {"type": "float"},  # mean review rating: sort, filter, histograms, ranking prior
+        "reviews": {"type": "object", "enabled": False},  # every criterion's scores, for the paper page
         "links": {"type": "object", "enabled": False},
         "bibtex": {"type": "text", "index": False},
         "title_suggest": {"type": "completion", "analyzer": "simple", "max_input_length": 100},

@@ -10,7 +10,7 @@ The neutral record (a plain mapping, so it crosses Celery as JSON if need be) ho
 ``id``, ``title``, ``conferences`` (candidate names, in preference order), ``year``,
 ``authors`` (list of :class:`Author`), ``abstract``, ``tldr``, ``keywords`` (list),
 ``primary_area``, ``status``, ``track``, ``award``, ``links`` (:class:`Links`),
-``bibtex`` and ``citations``; the first four form :meth:`SourceReader.key_fields`.
+``bibtex``, ``citations`` and ``reviews`` (list of :class:`ReviewScore`); the first four form :meth:`SourceReader.key_fields`.
 """
 
 from __future__ import annotations

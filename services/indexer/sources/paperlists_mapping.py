@@ -11,11 +11,12 @@ from __future__ import annotations
 import html
 from functools import lru_cache
 
-from services.search.model import Author, Links
+from services.search.model import REVIEW_CRITERIA, Author, Links
 
 from ..cleaning import split_list
 from ..links import arxiv_url, doi_url, safe_url
 from ..names import author_key, canonical_affiliation, clean_author_name, split_names
+from ..reviews import review_scores
 from .base import Rejected
 
 MAX_AUTHORS = 500
@@ -45,6 +46,7 @@ def fields(data: object) -> dict:
         links=extract_links(data),
         bibtex=_text(data, "bibtex"),
         citations=data.get("gs_citation"),
+        reviews=review_scores(data, REVIEW_CRITERIA),  # "rating" with "rating_avg", ...
     )
     return record
 
