@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from services.search.model import title_key
 from services.search.schema import ENGLISH_STOPWORDS
 
-CLASSES = ("exact", "name", "first_words", "rare_author", "typo", "cut_word")
+CLASSES = ("exact", "name", "crowded_name", "first_words", "rare_author", "typo", "cut_word")
 _WORD = re.compile(r"[a-z0-9]+")
 _LETTERS = re.compile(r"[A-Za-z]{5,}")
 MAX_NAME_WORDS = 8
+CROWD = 5  # a crowded name is spelled out inside at least this many other titles
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,11 @@ class TitleIndex:
         self.keys = sorted(title_key(t) for t in titles)
         self.names = Counter(title_key(n) for n in map(before_colon, titles) if n)
         self.df = Counter(w for t in titles for w in set(content_words(t)))
+        self._blob = "\n".join(f" {k} " for k in self.keys)
+
+    def containing(self, key: str) -> int:
+        """How many times ``key`` occurs as whole words inside the titles."""
+        return self._blob.count(f" {key} ")
 
     def exactly(self, key: str) -> int:
         """How many titles have exactly this key."""
@@ -85,6 +91,15 @@ def name(target: Target, index: TitleIndex, rng: random.Random) -> str | None:
     key = title_key(head)
     # Another paper of that name, or whose whole title it is, has as good a claim.
     if len(key) < 3 or index.names[key] > 1 or index.exactly(key):
+        return None
+    return head
+
+
+def crowded_name(target: Target, index: TitleIndex, rng: random.Random) -> str | None:
+    """A name that many other titles spell out too ("LoRA", "Direct Preference Optimization"):
+    where word matching alone cannot tell the paper named so from the papers that use the name."""
+    head = name(target, index, rng)
+    if not head or index.containing(title_key(head)) < CROWD + 1:
         return None
     return head
 
@@ -145,8 +160,8 @@ def exact(target: Target, index: TitleIndex, rng: random.Random) -> str | None:
     return target.title
 
 
-MAKERS = {"exact": exact, "name": name, "first_words": first_words, "rare_author": rare_author,
-          "typo": typo, "cut_word": cut_word}
+MAKERS = {"exact": exact, "name": name, "crowded_name": crowded_name, "first_words": first_words,
+          "rare_author": rare_author, "typo": typo, "cut_word": cut_word}
 
 
 def cases(kind: str, targets: Sequence[Target], index: TitleIndex, n: int, seed: int) -> tuple[list[Case], int]:

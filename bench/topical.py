@@ -13,6 +13,7 @@ before and after a ranking change on the same index.
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 
 from harness import save
@@ -47,7 +48,7 @@ def relevant(query: str, keywords: list[str]) -> bool:
 def measure(client, es, index: str, queries: list[str], mode: str) -> dict:
     precisions, judged_share = [], []
     for query in queries:
-        resp = client.get("/api/v1/search", query_string={"q": query, "page_size": TOP, "mode": mode})
+        resp = client.get("/api/v1/search", query_string={"q": query, "page_size": TOP, "mode": mode, "facets": ""})
         ids = [h["id"] for h in resp.get_json()["hits"]] if resp.status_code == 200 else []
         if not ids:
             precisions.append(0.0)
@@ -73,6 +74,7 @@ def main() -> None:
         overrides["PAPERLIST_INDEX"] = args.index
     settings = load_settings(**overrides)
     app = create_app(settings)
+    logging.getLogger("paperlist.access").setLevel(logging.WARNING)
     es = app.extensions["paperlist.search"].es
     queries = keyword_queries(es, settings.index, args.n, args.seed)
     result = {"index": settings.index, "seed": args.seed, "examples": queries[:10], "modes": {}}

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 
 from services.search.model import Paper
 
+from . import venue_scales
 from .normalise import Rejected, identity, normalise
 from .sources import open_sources
 
@@ -32,15 +33,21 @@ class CorpusReader:
             bad = sum(1 for position, _ in read.errors if position is not None)
             self.read += bad
             self.rejected += bad
+            accepted = []
             for raw in read.records:
                 self.read += 1
                 try:
-                    paper_id = identity(raw.data, raw.origin)[0]
+                    paper_id, conference, year = identity(raw.data, raw.origin)
                     if paper_id in seen:
                         raise Rejected("duplicate")
-                    paper = normalise(raw.data, raw.origin)
                 except Rejected:
                     self.rejected += 1
                     continue
                 seen.add(paper_id)
-                yield paper
+                accepted.append((raw.data, raw.origin, conference, year))
+            scales = venue_scales.from_records(accepted)  # the list read whole ranks its papers, as an ingest does
+            for data, origin, _, _ in accepted:
+                try:
+                    yield normalise(data, origin, scales)
+                except Rejected:
+                    self.rejected += 1

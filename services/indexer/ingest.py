@@ -22,10 +22,12 @@ from celery import Celery
 from elasticsearch import Elasticsearch
 
 from services.search import indices
+from services.search.prominence import scale_key
 from services.settings import Settings
 
 from .bulk_writer import IndexReadOnly
 from .ingested_sources import SourceRegistry
+from . import venue_scales
 from .normalise import Rejected, identity
 from .runs import IngestRun, RunCounts, reject_entry
 from .sources import Origin, SourceError, SourceFile, SourceRead, open_sources, reader_named
@@ -57,6 +59,7 @@ class _Batch:
     batch_id: str
     refs: list[tuple[dict, list[int]]]  # (origin hints, positions): enough to read it again
     records: int
+    scales: dict[str, dict]  # the prominence scale of each venue-year it holds (JSON)
     sends: int = 0
 
 
@@ -88,6 +91,7 @@ class Ingest:
         self.run = IngestRun(client, self.run_id)
         self._batches: dict[str, _Batch] = {}
         self._segments: dict[str, tuple[dict, list]] = {}
+        self._scales: dict[str, dict] = {}  # venue-year scales of the batch being filled
         self._pending = 0
         self._seen: dict[str, str] = {}
         self._conference_years: set[tuple[str, int]] = set()
@@ -154,6 +158,7 @@ class Ingest:
         if not read.records and not read.errors and read.origin.conference and read.origin.year:
             # A valid empty file withdraws its conference-year (with --prune).
             self._empty_files.append((read.origin.conference, read.origin.year))
+        accepted = []
         for raw in read.records:
             try:
                 paper_id, conference, year = identity(raw.data, raw.origin)
@@ -167,7 +172,12 @@ class Ingest:
                 continue
             self._seen[paper_id] = f"{location}#{raw.position}"
             self._conference_years.add((conference, year))
-            self._add(raw.origin, raw.data)
+            accepted.append((raw.data, raw.origin, conference, year))
+        scales = {key: scale.to_json() for key, scale in venue_scales.from_records(accepted).items()}
+        for data, origin, conference, year in accepted:
+            key = scale_key(conference, year)
+            self._scales[key] = scales[key]
+            self._add(origin, data)
         if rejects:
             self.redis.rpush(f"{self.run.key}:rejects", *(json.dumps(r, ensure_ascii=False) for r in rejects))
         self.run.add(read=self._per_source[location], rejected=len(rejects))
@@ -184,11 +194,12 @@ class Ingest:
             return
         segments = [{"source": s, "origin": hints, "records": r} for s, (hints, r) in self._segments.items()]
         batch = _Batch(f"b{len(self._batches):05d}",
-                       [(hints, [pos for pos, _ in r]) for hints, r in self._segments.values()], self._pending)
+                       [(hints, [pos for pos, _ in r]) for hints, r in self._segments.values()], self._pending,
+                       self._scales)
         self._batches[batch.batch_id] = batch
         self.run.add(batches=1)
         self._send(batch, segments)
-        self._segments, self._pending = {}, 0
+        self._segments, self._pending, self._scales = {}, 0, {}
         # Backpressure: read no further ahead than the workers can use, so Redis holds
         # a few batches, not the whole corpus.
         while len(self._batches) - len(self._poll()) > MAX_IN_FLIGHT:
@@ -198,7 +209,8 @@ class Ingest:
         if segments is None:
             segments = self._reread(batch)
         batch.sends += 1
-        self.celery.send_task("paperlist.ingest_batch", args=[self.run_id, self.alias, batch.batch_id, segments],
+        self.celery.send_task("paperlist.ingest_batch",
+                              args=[self.run_id, self.alias, batch.batch_id, segments, batch.scales],
                               queue=self.settings.queue)
 
     def _reread(self, batch: _Batch) -> list[dict]:

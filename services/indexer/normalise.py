@@ -11,17 +11,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Mapping
 
 from services.search import conferences
 from services.search.catalogue import catalogue
 from services.search.model import Paper, ReviewScore, title_key
+from services.search.prominence import VenueScale, prominence, scale_key
 
 from .cleaning import clean_text, dedupe, label_case, strip_html
 from .names import merge_keywords
 from .sources import Origin, Rejected, origin_from_path, reader_named
 from .topics import derive_topics
 
-__all__ = ["Origin", "Rejected", "identity", "map_status", "normalise", "origin_from_path"]
+__all__ = ["Origin", "Rejected", "identity", "map_status", "normalise", "origin_from_path", "prior_inputs"]
 
 MAX_TITLE = 1000
 MAX_ABSTRACT = 20000
@@ -63,18 +65,30 @@ def key_identity(record: dict, origin: Origin) -> tuple[str, str, int]:
     return f"{conference}-{year}-{digest}", conference, year
 
 
-def normalise(data: object, origin: Origin) -> Paper:
-    """The whole record as a :class:`Paper`; raises :class:`Rejected` with the reason."""
+def normalise(data: object, origin: Origin, scales: Mapping[str, VenueScale] | None = None) -> Paper:
+    """The whole record as a :class:`Paper`; raises :class:`Rejected` with the reason.
+
+    ``scales`` are the venue-years' rating and citation scales (:mod:`.venue_scales`) that
+    rank the record for its prominence prior; without its venue-year's, those signals are neutral.
+    """
     reader = reader_named(origin.format)
     key = reader.key_fields(data)
     paper_id, conference, year = key_identity(key, origin)
     title = strip_html(key["title"])[:MAX_TITLE]
     if not title:  # before the other fields, whose mapping may reject the record too
         raise Rejected("title is empty")
-    return _paper(reader.fields(data), origin, paper_id, conference, year, title)
+    scale = (scales or {}).get(scale_key(conference, year))
+    return _paper(reader.fields(data), origin, paper_id, conference, year, title, scale)
 
 
-def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: int, title: str) -> Paper:
+def prior_inputs(data: object, origin: Origin) -> tuple[float | None, int | None]:
+    """A raw record's rating and citation count as :func:`normalise` reads them — without the rest."""
+    record = reader_named(origin.format).prior_fields(data)
+    return _rating(record["reviews"]), _citations(record["citations"])
+
+
+def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: int, title: str,
+           scale: VenueScale | None) -> Paper:
     authors = record["authors"]
     abstract = strip_html(record["abstract"])[:MAX_ABSTRACT]
     keywords = merge_keywords(dedupe(record["keywords"]))[:50]  # "Diffusion Models" is "Diffusion Model"
@@ -103,6 +117,7 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         rating_avg=_rating(record.get("reviews") or []),
         reviews=record.get("reviews") or [],
     )
+    fields["prominence"] = prominence(Paper.model_construct(**fields), scale)
     content_hash = hashlib.sha256(json.dumps(
         {k: v.model_dump() if hasattr(v, "model_dump") else v for k, v in fields.items()},
         sort_keys=True, default=lambda o: o.model_dump(), ensure_ascii=False,

@@ -3,8 +3,9 @@
 1. Under a Redis lock (TTL renewed by a heartbeat, so a killed worker frees it), create
    ``<alias>-v<schema>-<time>`` with no replicas and refresh off.
 2. Copy every paper from the live index (scroll snapshot; documents rebuilt through the
-   current code, so new derived fields appear) or, with ``from_sources``, normalise every
-   recorded source again.
+   current code, so new derived fields appear, and the prominence prior recomputed over
+   the index's venue-year scales) or, with ``from_sources``, normalise every recorded
+   source again.
 3. Replay the ids writers journaled since the copy began (see :mod:`.write_journal`), then
    force-merge the copy to one segment per shard (it serves faster; writes still journal).
 4. Restore replicas and refresh, then pause writers for a moment, replay the last ids,
@@ -21,7 +22,7 @@ import itertools
 import logging
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -31,9 +32,11 @@ from elasticsearch import Elasticsearch, helpers
 from services.search import indices
 from services.search.documents import from_source, to_document
 from services.search.generation import bump_generation
+from services.search.prominence import VenueScale, prominence, scale_key
 from services.search.schema import serving_settings
 from services.settings import Settings
 
+from . import venue_scales
 from .corpus import CorpusReader
 from .ingested_sources import SourceRegistry
 from .reindex_state import LOCK_TTL, CopyProgress, Heartbeat, ReindexError, ReindexState, take_lock
@@ -83,6 +86,7 @@ class Rebuild:
         self.gate = WriteGate(client, alias)
         self.target: str | None = None
         self.from_sources = False
+        self.scales: dict[str, VenueScale] | None = None  # venue-year scales of a copy from the index
 
     def run(self, from_sources: bool = False) -> Outcome:
         current = self.state.load()
@@ -175,6 +179,7 @@ class Rebuild:
 
     def _copy_from_index(self, source: str, heartbeat: Heartbeat) -> int:
         total = self.es.count(index=source)["count"]
+        self.scales = venue_scales.from_index(self.es, source)  # the prior recomputed by the current formula
         self.state.save(total=total)
         progress = CopyProgress(self.state)
 
@@ -182,7 +187,7 @@ class Rebuild:
             query = {"query": {"match_all": {}}, "sort": ["_doc"], "slice": {"id": n, "max": COPY_SLICES}}
             hits = helpers.scan(self.es, index=source, query=query, size=COPY_CHUNK, scroll="5m",
                                 preserve_order=True)
-            return self._bulk(((h["_id"], rebuilt(h["_source"])) for h in hits), heartbeat, progress)
+            return self._bulk(((h["_id"], rebuilt(h["_source"], self.scales)) for h in hits), heartbeat, progress)
 
         with ThreadPoolExecutor(COPY_SLICES, thread_name_prefix="reindex-copy") as pool:
             futures = [pool.submit(copy_slice, n) for n in range(COPY_SLICES)]
@@ -224,7 +229,7 @@ class Rebuild:
         return copied
 
     def _replay(self, source: str, ids: list[str]) -> int:
-        return replay(self.es, source, self.target, ids)
+        return replay(self.es, source, self.target, ids, self.scales)
 
     def _verify(self, source: str) -> None:
         """Writers are paused and replayed: the copy must match the live index exactly.
@@ -274,14 +279,22 @@ class Rebuild:
                 log.warning("could not delete %s; the next reindex will", self.target)
 
 
-def rebuilt(stored: dict) -> dict:
-    """A stored document passed through the current code, so new derived fields appear."""
+def rebuilt(stored: dict, scales: Mapping[str, VenueScale] | None = None) -> dict:
+    """A stored document passed through the current code, so new derived fields appear.
+
+    With ``scales`` (the live index's venue-year scales) its prominence prior is computed
+    again, by the current formula; without, it is kept as stored.
+    """
     paper = from_source(stored)
+    if scales is not None:
+        paper = paper.model_copy(update={"prominence": prominence(paper, scales.get(scale_key(paper.conference,
+                                                                                              paper.year)))})
     return {**to_document(paper, run=stored.get("ingest_run", ""), indexed_at=stored.get("indexed_at")),
             **carried(stored, paper)}
 
 
-def replay(es: Elasticsearch, source: str, target: str, ids: list[str]) -> int:
+def replay(es: Elasticsearch, source: str, target: str, ids: list[str],
+           scales: Mapping[str, VenueScale] | None = None) -> int:
     """Make ``target`` agree with ``source`` for these ids: copied when present, deleted when gone.
 
     A write the target refuses would silently diverge the copy: it raises
@@ -289,7 +302,7 @@ def replay(es: Elasticsearch, source: str, target: str, ids: list[str]) -> int:
     """
     for start in range(0, len(ids), COPY_CHUNK):
         found = es.mget(index=source, ids=ids[start:start + COPY_CHUNK])["docs"]
-        actions = [{"_index": target, "_id": doc["_id"], "_source": rebuilt(doc["_source"])} if doc.get("found")
+        actions = [{"_index": target, "_id": doc["_id"], "_source": rebuilt(doc["_source"], scales)} if doc.get("found")
                    else {"_op_type": "delete", "_index": target, "_id": doc["_id"]} for doc in found]
         failed = [item for ok, item in helpers.streaming_bulk(
             es, actions, raise_on_error=False, max_retries=5, initial_backoff=1) if not ok and not _gone(item)]

@@ -11,6 +11,8 @@ import redis
 from celery import shared_task
 from elasticsearch import ApiError, helpers
 
+from services.search.prominence import VenueScale
+
 from .bulk_writer import delete_papers, index_papers
 from .celery_app import VISIBILITY_TIMEOUT
 from .normalise import Rejected, normalise
@@ -43,12 +45,15 @@ def _transient(exc: ApiError) -> None:
 
 @shared_task(name="paperlist.ingest_batch", bind=True, soft_time_limit=BATCH_TIME_LIMIT - 30,
              time_limit=BATCH_TIME_LIMIT, **RETRY)
-def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[dict]) -> dict:
-    """Normalise and index one batch: ``segments`` = [{source, origin: hints, records: [[pos, record]]}]."""
+def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[dict],
+                 scales: dict[str, dict] | None = None) -> dict:
+    """Normalise and index one batch: ``segments`` = [{source, origin: hints, records: [[pos, record]]}];
+    ``scales``: the prominence scale of each venue-year in it, as the whole list made them (JSON)."""
     run = IngestRun(self.redis, run_id)
     try:
         with run.hold(batch_id, BATCH_LEASE):
-            return _ingest_batch(self.es, self.redis, run, alias, batch_id, segments)
+            return _ingest_batch(self.es, self.redis, run, alias, batch_id, segments,
+                                 {key: VenueScale.from_json(value) for key, value in (scales or {}).items()})
     except Exception as exc:
         if not isinstance(exc, RETRYABLE) or self.request.retries >= self.max_retries:
             run.note_failure(batch_id, f"{exc.__class__.__name__}: {exc}")  # no retry comes: tell the CLI
@@ -57,7 +62,8 @@ def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[di
         raise
 
 
-def _ingest_batch(es, client, run: IngestRun, alias: str, batch_id: str, segments: list[dict]) -> dict:
+def _ingest_batch(es, client, run: IngestRun, alias: str, batch_id: str, segments: list[dict],
+                  scales: dict[str, VenueScale]) -> dict:
     started = time.perf_counter()
     papers, rejects = [], []
     for segment in segments:
@@ -65,7 +71,7 @@ def _ingest_batch(es, client, run: IngestRun, alias: str, batch_id: str, segment
         hints = segment.get("origin") or origin_from_path(source, 0).hints()  # messages of older CLIs
         for position, record in segment["records"]:
             try:
-                papers.append(normalise(record, Origin.from_hints(hints, position)))
+                papers.append(normalise(record, Origin.from_hints(hints, position), scales))
             except Rejected as exc:
                 rejects.append(reject_entry(source, position, str(exc), record))
             except Exception as exc:  # a bug on one odd record must not sink the batch

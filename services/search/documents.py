@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .facets import FACETS
-from .model import Author, Links, Paper, ReviewScore, title_key
+from .model import Author, Links, Paper, ReviewScore, name_key, title_key
 from .name_keys import author_key
 from .taxonomy import label as topic_label
 
@@ -20,6 +20,7 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
     doc = paper.model_dump()
     doc.update(
         title_key=title_key(paper.title),
+        name_key=name_key(paper.title) or None,
         topic_labels=[topic_label(t) for t in paper.topics],
         author_names=paper.author_names,
         author_keys=list(dict.fromkeys(author_key(name) for name in paper.author_names)),

@@ -95,6 +95,8 @@ class Paper(BaseModel):
     # The reviews' mean rating (the "rating" criterion of ``reviews``); None when the source has none.
     rating_avg: float | None = None
     reviews: list[ReviewScore] = Field(default_factory=list)
+    # How much the paper stood out at its venue-year, in [0, 1] (services.search.prominence).
+    prominence: float = 0.5
     source: str = ""
     position: int = 0
     content_hash: str = ""
@@ -118,6 +120,7 @@ class Paper(BaseModel):
 
 
 _KEY_DROP = re.compile(r"[^\w]+", re.UNICODE)
+MAX_NAME_WORDS = 8
 
 
 def title_key(title: str) -> str:
@@ -125,3 +128,18 @@ def title_key(title: str) -> str:
     text = unicodedata.normalize("NFKD", title)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
     return " ".join(_KEY_DROP.sub(" ", text).split())
+
+
+def name_key(title: str) -> str:
+    """The title key of a title's *name*: the part before its first colon, when that is 1-8 words.
+
+    "LoRA: Low-Rank Adaptation of Large Language Models" is named "lora"; "Direct Preference
+    Optimization: Your Language Model is Secretly a Reward Model" is named "direct preference
+    optimization". A title without a colon has no separate name (its whole title is the name,
+    which ``title_key`` already covers), so this is "" then, and for a long lead-in that does
+    not read as a name ("In this paper we ...: ").
+    """
+    head, colon, _ = title.partition(":")
+    if not colon or len(head.split()) > MAX_NAME_WORDS:
+        return ""
+    return title_key(head)

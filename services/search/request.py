@@ -21,6 +21,8 @@ from .limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
 from .query_language import ParsedQuery, parse
 from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
 
+# The values of an on/off parameter (``autocorrect``).
+SWITCH = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
 # How results are ranked: BM25 on the words, kNN on the query's embedding, or both summed.
 MODES = ("lexical", "semantic", "hybrid")
 DEFAULT_MODE = "lexical"
@@ -44,6 +46,7 @@ class SearchRequest:
     mode: str = DEFAULT_MODE
     facets: FacetRegistry = field(default=FACETS, compare=False, repr=False)
     counted: tuple[str, ...] | None = None
+    autocorrect: bool = True  # a query that finds nothing shows its correction's papers ("search instead": False)
 
     @cached_property
     def parsed(self) -> ParsedQuery:
@@ -93,6 +96,8 @@ class SearchRequest:
             pairs.append(("page", str(self.page)))
         if self.counted is not None:
             pairs.append(("facets", ",".join(self.counted)))
+        if not self.autocorrect:
+            pairs.append(("autocorrect", "0"))
         return pairs
 
 
@@ -122,8 +127,11 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     if page * page_size > MAX_WINDOW:
         hint = "; use search_after to go further" if allow_search_after else ""
         raise InvalidRequest("page", f"results beyond the first {MAX_WINDOW:,} cannot be paged to{hint}")
-    req = SearchRequest(q=q, filters=filters, sort=sort, page=page, page_size=page_size,
-                        mode=mode, facets=facets, counted=_counted(args.get("facets"), facets))
+    autocorrect = one("autocorrect", "1").lower()
+    if autocorrect not in SWITCH:
+        raise InvalidRequest("autocorrect", f"'{autocorrect[:40]}' is not one of {', '.join(SWITCH)}")
+    req = SearchRequest(q=q, filters=filters, sort=sort, page=page, page_size=page_size, mode=mode,
+                        facets=facets, counted=_counted(args.get("facets"), facets), autocorrect=SWITCH[autocorrect])
     token = one("search_after")
     if not token:
         return req

@@ -8,10 +8,10 @@ from typing import Any
 
 from .documents import from_source
 from .facets import FacetValue
-from .limits import MAX_WINDOW, SUGGEST_BELOW
+from .limits import MAX_WINDOW
 from .model import Paper
 from .request import DEFAULT_MODE, SearchRequest, encode_cursor
-from .search_body import facet_aggregations
+from .search_body import LEXICAL_MATCHES, facet_aggregations
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,14 @@ class SearchResults:
     suggestion: str | None = None
     took_ms: int = 0
     hidden: dict[str, int] = field(default_factory=dict)  # left-out values (rejected, withdrawn) -> count
+    lexical_total: int | None = None  # papers the words match, when kNN adds others (hybrid)
+    corrected_from: str | None = None  # the query as typed, when these are its correction's results
+    hint: str | None = None  # why nothing was found, when it can be told (services.search.corrections.HINTS)
+
+    @property
+    def matched(self) -> int:
+        """Papers the query's words match: what tells a typo (hybrid's kNN always finds neighbours)."""
+        return self.total if self.lexical_total is None else self.lexical_total
 
     @property
     def hidden_total(self) -> int:
@@ -76,7 +84,13 @@ def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
     if timeline and aggs.get(timeline.name):
         results.year_histogram = timeline.histogram(aggs[timeline.name])
         results.year_span = timeline.span(aggs[timeline.name])
-    options = (((resp.get("suggest") or {}).get("did_you_mean") or [{}])[0]).get("options") or []
-    if options and results.total < SUGGEST_BELOW:
-        results.suggestion = options[0]["text"]
+    lexical = (resp.get("aggregations") or {}).get(LEXICAL_MATCHES)
+    if lexical is not None:
+        results.lexical_total = lexical["doc_count"]
     return results
+
+
+def suggestion(suggest: dict[str, Any] | None) -> str | None:
+    """The phrase suggester's correction of the free text (:func:`.search_body.build_suggest`), if any."""
+    options = (((suggest or {}).get("did_you_mean") or [{}])[0]).get("options") or []
+    return options[0]["text"] if options else None

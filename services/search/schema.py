@@ -16,8 +16,9 @@ from .embedding import DIMS
 
 # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive
 # author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search; 6: offsets
-# in the title and abstract postings, for highlighting; 7: review scores (rating_avg, reviews)
-SCHEMA_VERSION = 7
+# in the title and abstract postings, for highlighting; 7: review scores (rating_avg, reviews);
+# 8: name_key and prominence, for known-item ranking
+SCHEMA_VERSION = 8
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
 ENGLISH_STOPWORDS = frozenset((
@@ -79,6 +80,8 @@ MAPPINGS: dict[str, Any] = {
             },
         },
         "title_key": {"type": "keyword"},
+        "name_key": {"type": "keyword"},  # title_key of the name before a title's colon ("lora")
+        "prominence": {"type": "half_float"},  # the ranking prior (services.search.prominence)
         "abstract": _english(index_options="offsets"),
         "tldr": _english(),
         "keywords": {"type": "text", "analyzer": "english_text",

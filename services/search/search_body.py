@@ -12,6 +12,7 @@ from typing import Any
 from .documents import SUMMARY_FIELDS
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
+from .ranking import ranked
 from .text_query import compile_query, highlight_query
 
 HIGHLIGHT = {
@@ -38,7 +39,7 @@ def _facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
 def base_query(req: SearchRequest) -> dict[str, Any]:
     """Text relevance plus the constraints that are not facets (``conference:``/``year:`` in the query)."""
     parsed = req.parsed
-    text = compile_query(parsed, req.q)
+    text = ranked(compile_query(parsed), parsed, req.q)
     filters: list[dict[str, Any]] = []
     if parsed.conferences:
         filters.append({"terms": {"conference": list(parsed.conferences)}})
@@ -96,6 +97,8 @@ def build_suggest(req: SearchRequest) -> dict[str, Any] | None:
     }}}
 
 
+# A hybrid search's count of the papers its words match (kNN adds neighbours to any query).
+LEXICAL_MATCHES = "lexical_matches"
 # Aggregation names: a group of facets sharing one filter, and a facet's sub-aggregation in it.
 _GROUP = "facets_"
 _SUB = "."

@@ -21,7 +21,7 @@ from .documents import SUMMARY_FIELDS
 from .embedding import Embedder
 from .limits import SEMANTIC_CANDIDATES, SEMANTIC_K
 from .request import SearchRequest
-from .search_body import _aggregations, _facet_filters, base_query, build_search
+from .search_body import LEXICAL_MATCHES, _aggregations, _facet_filters, base_query, build_search
 
 EMBEDDING = "embedding"
 EMBEDDING_VERSION = "embedding_version"
@@ -61,7 +61,9 @@ def build_ranked(req: SearchRequest) -> dict[str, Any]:
         return build_like(req, vector)
     body = build_search(req)
     body["knn"] = {**knn_clause(req, vector), "boost": KNN_BOOST}
-    body.pop("suggest", None)
+    # How many papers the words match (kNN always finds neighbours): is the query a typo?
+    matching = [body["query"], *([body["post_filter"]] if "post_filter" in body else [])]
+    body.setdefault("aggs", {})[LEXICAL_MATCHES] = {"filter": {"bool": {"filter": matching}}}
     return body
 
 

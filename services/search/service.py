@@ -38,8 +38,9 @@ from .facets import FACETS
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
 from .name_keys import author_key
-from .request import DEFAULT_MODE, SearchRequest
-from .results import SearchResults, shape
+from .request import SearchRequest
+from .corrections import hint, keep_case, use_correction
+from .results import SearchResults, shape, suggestion
 from .search_body import build_search, build_suggest
 from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
 from .sorting import BROWSE_SORT, sort_clauses
@@ -88,22 +89,23 @@ class PaperSearch:
 
     @translating
     def search(self, req: SearchRequest) -> SearchResults:
-        body = self._search(**build_ranked(req)).body
-        few = req.mode == DEFAULT_MODE and req.page_size and body["hits"]["total"]["value"] < SUGGEST_BELOW
-        suggest = build_suggest(req) if few else None
-        if suggest:
-            body["suggest"] = self._search(size=0, suggest=suggest).body.get("suggest")
-        results = shape(req, body)
-        if results.suggestion and not self._count(replace(req, q=results.suggestion, page=1, search_after=None)):
-            results.suggestion = None  # "did you mean" only where it leads somewhere
+        """The results of ``req``; when it finds (nearly) nothing, its correction's (flagged), or a hint."""
+        results = shape(req, self._search(**build_ranked(req)).body)
+        if not req.page_size or req.mode == "semantic" or results.matched >= SUGGEST_BELOW or not req.autocorrect:
+            return results
+        suggest = build_suggest(req)
+        options = self._search(size=0, suggest=suggest).body.get("suggest") if suggest else None
+        correction = suggestion(options)
+        if correction:
+            corrected = replace(req, q=keep_case(req.q, correction), page=1, search_after=None)
+            better = shape(corrected, self._search(**build_ranked(corrected)).body)
+            if use_correction(results.matched, better.matched):
+                better.corrected_from = req.q
+                return better
+            if better.matched:  # "did you mean" only where it leads somewhere
+                results.suggestion = corrected.q
+        results.hint = hint(req.parsed, results.total)
         return results
-
-    def _count(self, req: SearchRequest) -> int:
-        """How many papers ``req`` lists (no hits, facets or highlights fetched)."""
-        body = build_search(req, facets=False, highlight=False)
-        body.pop("sort", None)
-        body.update(size=0, **{"from": 0})
-        return self._search(**body).body["hits"]["total"]["value"]
 
     @translating
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:

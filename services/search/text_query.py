@@ -18,8 +18,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from services.search.limits import MAX_PREFIX_TERMS, MAX_QUERY, PREFIX_EXPANSIONS
-from services.search.model import title_key
+from services.search.limits import MAX_PREFIX_TERMS, PREFIX_EXPANSIONS
 from services.search.query_language import Clause, ParsedQuery, Term
 from services.search.schema import ENGLISH_STOPWORDS
 
@@ -33,12 +32,17 @@ PHRASE_FIELDS = ("title.exact^4", "keywords.exact^2", "topic_labels.exact^1.5",
 # prefix*: unstemmed terms (title.exact has index_prefixes, so it is a single term lookup).
 PREFIX_FIELDS = ("title.exact^4", "author_names^2", "keywords.exact^2", "abstract.exact^1")
 
+# The last word, maybe still being typed, also matches the words it starts, in these fields
+# (short ones: on abstracts a three-letter prefix expands to thousands of words).
+TYPED_FIELDS: dict[str | None, tuple[str, ...]] = {
+    None: ("title.exact^4", "author_names^2", "keywords.exact^2"),
+    "title": ("title.exact",), "author": ("author_names",)}
+
 # Optional boosts over the free text.
 EXACT_BOOST_FIELDS = ("title.exact^3", "abstract.exact^0.5")
 TITLE_PHRASE_BOOST = 10.0
 ABSTRACT_PHRASE_BOOST = 2.0
 PHRASE_SLOP = 2
-EXACT_TITLE_BOOST = 100.0
 
 # Scoped terms: (fields for words, for phrases, for prefixes).
 SCOPED_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
@@ -127,8 +131,9 @@ def _clause(clause: Clause) -> dict[str, Any]:
     return {"bool": {"should": queries, "minimum_should_match": 1}}
 
 
-def _boosts(text: str, raw: str) -> list[dict[str, Any]]:
-    """Optional clauses that order results: unstemmed hits, phrase proximity, exact title.
+def _boosts(text: str) -> list[dict[str, Any]]:
+    """Optional clauses that order results: unstemmed hits, phrase proximity (the exact title,
+    the name and the title's start are factors of :mod:`.ranking`).
 
     Stopwords do not count: "the" in the unstemmed abstracts, or a phrase of "learning to",
     scores nearly every paper's postings (the slowest queries of the load mix, 150-170 ms,
@@ -144,10 +149,6 @@ def _boosts(text: str, raw: str) -> list[dict[str, Any]]:
                                                   "boost": TITLE_PHRASE_BOOST}}})
         should.append({"match_phrase": {"abstract": {"query": text, "slop": PHRASE_SLOP,
                                                      "boost": ABSTRACT_PHRASE_BOOST}}})
-    # The raw string too: a pasted title may contain syntax ("BERT: ...", "A OR B?").
-    keys = dict.fromkeys(k for k in (title_key(text), title_key(raw[:MAX_QUERY])) if k)
-    for key in keys:
-        should.append({"term": {"title_key": {"value": key, "boost": EXACT_TITLE_BOOST}}})
     return should
 
 
@@ -190,17 +191,30 @@ def highlight_query(parsed: ParsedQuery) -> dict[str, Any]:
     and the free text as a phrase, so adjacent words are marked as one run, as ranked."""
     should = [q for clause in _bounded_prefixes(parsed.clauses) if not clause.negated
               for term in clause.alternatives for q in _highlight_term(term)]
+    typed = parsed.still_typed()
+    if typed:  # the word being typed is marked where it starts a word too
+        should += _highlight_term(replace(typed, prefix=True))
     text = parsed.free_text()
     if len(text.split()) > 1:
         should += [{"match_phrase": {f: {"query": text, "slop": PHRASE_SLOP}}} for f in ("title", "abstract")]
     return {"bool": {"should": should}} if should else {"match_none": {}}
 
 
-def compile_query(parsed: ParsedQuery, raw: str) -> dict[str, Any]:
+def _typed(term: Term) -> dict[str, Any]:
+    """The last word as typed so far: the word itself, or a word it starts (in titles, names, keywords)."""
+    fields = TYPED_FIELDS.get(term.field, ())
+    return {"bool": {"should": [_term(term, False), _prefix(term.text, fields)], "minimum_should_match": 1}}
+
+
+def compile_query(parsed: ParsedQuery) -> dict[str, Any]:
     """The ``bool`` query for relevance over the text fields (``match_all`` when no text)."""
     must: list[dict[str, Any]] = []
     must_not: list[dict[str, Any]] = []
+    typed = parsed.still_typed()
     for clause in _bounded_prefixes(parsed.clauses):
+        if typed and clause.alternatives == (typed,) and not clause.negated:
+            must.append(_typed(typed))
+            continue
         (must_not if clause.negated else must).append(_clause(clause))
     if parsed.excluded_conferences:
         must_not.append({"terms": {"conference": list(parsed.excluded_conferences)}})
@@ -209,7 +223,7 @@ def compile_query(parsed: ParsedQuery, raw: str) -> dict[str, Any]:
     body: dict[str, Any] = {"must": must or [{"match_all": {}}]}
     text = parsed.free_text()
     if text:
-        body["should"] = _boosts(text, raw if isinstance(raw, str) else "")
+        body["should"] = _boosts(text)
     if must_not:
         body["must_not"] = must_not
     return {"bool": body}

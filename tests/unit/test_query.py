@@ -12,10 +12,10 @@ from facet_aggs import by_facet, grouped
 from services.search.documents import SUMMARY_FIELDS, to_document
 from services.search.errors import InvalidRequest
 from services.search.facets import FACETS, FacetValue, Span
-from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
+from services.search.limits import CORRECTION_GAIN, MAX_WINDOW, SUGGEST_BELOW
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
 from services.search.request import SearchRequest, decode_cursor, parse_request
-from services.search.results import shape
+from services.search.results import shape, suggestion
 from services.search.search_body import HIGHLIGHT, build_search, build_suggest
 from services.search.service import PaperSearch
 from services.search.sorting import SORTS, sort_clauses
@@ -446,16 +446,19 @@ class TestShape:
         results = shape(req(page_size=str(size)), es_response(total=total, hits=[]))
         assert results.pages == pages
 
-    @pytest.mark.parametrize("total, suggestion", [(0, "graph"), (4, "graph"), (5, None), (100, None)])
-    def test_suggestion_only_when_few_hits(self, total, suggestion):
-        options = [{"text": "graph", "highlighted": "<em>graph</em>", "score": 0.2}]
-        results = shape(req(q="grpah"), es_response(total=total, hits=[], suggest_options=options))
-        assert results.suggestion == suggestion
-        assert SUGGEST_BELOW == 5
+    def test_the_suggesters_first_option_is_the_correction(self):
+        options = [{"text": "graph", "highlighted": "<em>graph</em>", "score": 0.2},
+                   {"text": "grape", "highlighted": "<em>grape</em>", "score": 0.1}]
+        assert suggestion(es_response(total=0, hits=[], suggest_options=options)["suggest"]) == "graph"
 
-    def test_no_suggestion_without_options(self):
-        assert shape(req(q="x"), es_response(total=0, hits=[], suggest_options=[])).suggestion is None
-        assert shape(req(q="x"), es_response(total=0, hits=[])).suggestion is None
+    def test_no_correction_without_options(self):
+        assert suggestion(es_response(total=0, hits=[], suggest_options=[])["suggest"]) is None
+        assert suggestion(None) is None
+        assert suggestion({}) is None
+
+    def test_shape_leaves_corrections_to_the_service(self):
+        results = shape(req(q="grpah"), es_response(total=0, hits=[], suggest_options=[{"text": "graph"}]))
+        assert results.suggestion is None and results.corrected_from is None and results.matched == 0
 
     def test_partial_source_gets_defaults(self):
         hit = {"_id": "x", "_source": {"paper_id": "x", "title": "T", "year": 2020, "conference": "iclr"}}
@@ -475,11 +478,11 @@ def test_facet_label(name, value, label):
     assert FACETS[name].value_label(value) == label
 
 
-# --- "did you mean": a second request, only when hits are few ------------------------------------
+# --- corrections: the suggester only when hits are few; its results at once when they are many more -----
 
 class _FakeES:
-    """Records search bodies; answers the search with ``total`` hits, the suggester with one option,
-    and the count of that option's search with ``suggested`` hits."""
+    """Records search bodies; answers the first search with ``total`` hits, the suggester with one
+    option, and the search of that option with ``suggested`` hits."""
 
     def __init__(self, total: int, suggested: int = 7):
         self.total, self.suggested, self.calls = total, suggested, []
@@ -488,23 +491,45 @@ class _FakeES:
         self.calls.append(body)
         if "suggest" in body:
             return SimpleNamespace(body={"suggest": {"did_you_mean": [{"options": [{"text": "graph"}]}]}})
-        total = self.suggested if body.get("size") == 0 else self.total
-        return SimpleNamespace(body=es_response(total=total, hits=[]))
+        searches = sum(1 for call in self.calls if "suggest" not in call)
+        return SimpleNamespace(body=es_response(total=self.total if searches == 1 else self.suggested, hits=[]))
 
 
-@pytest.mark.parametrize("total, requests, suggestion", [(0, 3, "graph"), (SUGGEST_BELOW - 1, 3, "graph"),
+@pytest.mark.parametrize("total, requests, suggestion", [(SUGGEST_BELOW - 1, 3, "graph"),
                                                          (SUGGEST_BELOW, 1, None), (500, 1, None)])
 def test_suggester_runs_only_below_the_threshold(total, requests, suggestion):
     es = _FakeES(total)
     results = PaperSearch(es, "papers").search(req(q="grpah"))
     assert len(es.calls) == requests and "suggest" not in es.calls[0]
-    assert results.suggestion == suggestion
+    assert results.suggestion == suggestion and results.corrected_from is None
+    assert results.request.q == "grpah" and results.total == total
+
+
+def test_no_hits_show_the_corrections_results_at_once():
+    es = _FakeES(0, suggested=7)
+    results = PaperSearch(es, "papers").search(req(q="grpah"))
+    assert len(es.calls) == 3
+    assert results.request.q == "graph" and results.total == 7
+    assert results.corrected_from == "grpah" and results.suggestion is None
+
+
+def test_a_correction_with_many_more_hits_replaces_a_few():
+    es = _FakeES(1, suggested=CORRECTION_GAIN)
+    results = PaperSearch(es, "papers").search(req(q="grpah"))
+    assert results.corrected_from == "grpah" and results.total == CORRECTION_GAIN
+
+
+def test_autocorrect_off_searches_as_typed():
+    es = _FakeES(0)
+    results = PaperSearch(es, "papers").search(replace(req(q="grpah"), autocorrect=False))
+    assert len(es.calls) == 1 and results.request.q == "grpah" and results.corrected_from is None
+    assert ("autocorrect", "0") in results.request.to_params()
 
 
 def test_a_suggestion_without_hits_is_not_offered():
     es = _FakeES(0, suggested=0)
     results = PaperSearch(es, "papers").search(req(q="grpah"))
-    assert len(es.calls) == 3 and results.suggestion is None
+    assert len(es.calls) == 3 and results.suggestion is None and results.corrected_from is None
 
 
 def test_no_suggester_request_without_free_text_or_hits_page():

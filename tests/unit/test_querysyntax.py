@@ -303,7 +303,7 @@ def test_control_characters_split_words():
 def test_lone_surrogates_are_removed():
     parsed = parse("graph\ud800neural")
     assert terms(parsed) == [W("graph"), W("neural")]
-    json.dumps(compile_query(parsed, "graph\ud800neural"), ensure_ascii=False).encode("utf-8")
+    json.dumps(compile_query(parsed), ensure_ascii=False).encode("utf-8")
 
 
 def test_unicode_words():
@@ -349,7 +349,7 @@ def test_free_text_keeps_only_positive_unscoped_words_and_phrases():
 # --- compiler ------------------------------------------------------------------------------
 
 def compiled(q: str) -> dict:
-    query = compile_query(parse(q), q)
+    query = compile_query(parse(q))
     json.dumps(query)
     return query["bool"]
 
@@ -362,19 +362,27 @@ def word_query(text: str, zero_terms: bool = True) -> dict:
     return {"multi_match": mm}
 
 
+def typed_query(text: str) -> dict:
+    """The last word: the word, or a word it starts in titles, author names and keywords."""
+    prefixes = [{"prefix": {field: {"value": text, "boost": boost, "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}}}
+                for field, boost in (("title.exact", 4.0), ("author_names", 2.0), ("keywords.exact", 2.0))]
+    return {"bool": {"should": [word_query(text), {"bool": {"should": prefixes, "minimum_should_match": 1}}],
+                     "minimum_should_match": 1}}
+
+
 def test_compile_empty_query_is_match_all():
-    assert compile_query(parse(""), "") == {"bool": {"must": [{"match_all": {}}]}}
-    assert compile_query(parse("***"), "***") == {"bool": {"must": [{"match_all": {}}]}}
+    assert compile_query(parse("")) == {"bool": {"must": [{"match_all": {}}]}}
+    assert compile_query(parse("***")) == {"bool": {"must": [{"match_all": {}}]}}
 
 
 def test_compile_filters_only_query_is_match_all():
     # Positive conference/year values are applied by the caller, not by the text query.
-    assert compile_query(parse("conference:iclr year:2020"), "") == {"bool": {"must": [{"match_all": {}}]}}
+    assert compile_query(parse("conference:iclr year:2020")) == {"bool": {"must": [{"match_all": {}}]}}
 
 
 def test_compile_one_cross_fields_clause_per_word():
     body = compiled("hinton belief")
-    assert body["must"] == [word_query("hinton"), word_query("belief")]
+    assert body["must"] == [word_query("hinton"), typed_query("belief")]
     fields = body["must"][0]["multi_match"]["fields"]
     assert fields[:4] == ["title^4", "keywords^2", "topic_labels^1.5", "author_names^2"]
     assert {"affiliations^1", "abstract^1", "tldr^1"} <= set(fields)
@@ -391,9 +399,7 @@ def test_compile_should_boosts():
                                        "boost": 10.0}}} in should
     assert {"match_phrase": {"abstract": {"query": "Graph Neural Networks A Review", "slop": 2,
                                           "boost": 2.0}}} in should
-    keys = [q["term"]["title_key"] for q in should if "term" in q]
-    assert keys == [{"value": title_key("Graph Neural Networks: A Review"), "boost": 100.0}]
-    assert keys[0]["value"] == "graph neural networks a review"
+    assert not any("term" in q for q in should)  # the exact title is a factor of services.search.ranking
 
 
 @pytest.mark.parametrize("text, phrases", [("and the", False), ("Learning to", False), ("learning to rank", True)])
@@ -402,20 +408,11 @@ def test_stopwords_alone_add_no_unstemmed_or_phrase_boost(text, phrases):
     exact = [q["multi_match"]["query"] for q in should if "multi_match" in q]
     assert exact == ([] if text == "and the" else [" ".join(w for w in text.split() if w.lower() not in ("to", "the"))])
     assert any("match_phrase" in q for q in should) is phrases
-    assert any("term" in q for q in should)  # the exact-title key stays: "and the" may be a title
-
-
-def test_compile_raw_title_key_when_syntax_changed_the_text():
-    raw = "Gradients OR Weights? A Study"
-    should = compile_query(parse(raw), raw)["bool"]["should"]
-    keys = [q["term"]["title_key"]["value"] for q in should if "term" in q]
-    assert keys == ["a study", "gradients or weights a study"]
 
 
 def test_compile_single_word_has_no_phrase_boost():
     should = compiled("transformers")["should"]
     assert not any("match_phrase" in q for q in should)
-    assert {"term": {"title_key": {"value": "transformers", "boost": 100.0}}} in should
 
 
 def test_compile_phrase_uses_unstemmed_fields():
@@ -502,15 +499,15 @@ def test_compile_excluded_filters():
 
 def test_compile_uses_module_weights(monkeypatch):
     monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9", "abstract^0.1"))
-    monkeypatch.setattr(text_query, "EXACT_TITLE_BOOST", 7.0)
+    monkeypatch.setattr(text_query, "TITLE_PHRASE_BOOST", 7.0)
     body = compiled("graph neural")
     assert body["must"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
-    assert {"term": {"title_key": {"value": "graph neural", "boost": 7.0}}} in body["should"]
+    assert {"match_phrase": {"title": {"query": "graph neural", "slop": 2, "boost": 7.0}}} in body["should"]
 
 
 def test_compile_single_weighted_field_keeps_the_boost(monkeypatch):
     monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9",))
-    assert compiled("graph")["must"][0] == {"match": {"title": {
+    assert compiled("graph -x")["must"][0] == {"match": {"title": {
         "query": "graph", "operator": "and", "zero_terms_query": "all", "boost": 9.0}}}
 
 
@@ -523,7 +520,7 @@ def test_compile_clause_limit_bounds_query_size():
 
 def test_compile_hand_built_unknown_scope_is_searched_everywhere():
     parsed = ParsedQuery(clauses=(Clause((Term("gnn", "venue"),)),))
-    assert compile_query(parsed, "")["bool"]["must"] == [word_query("gnn")]
+    assert compile_query(parsed)["bool"]["must"] == [word_query("gnn")]
 
 
 # --- properties: never raise, always JSON --------------------------------------------------
@@ -556,7 +553,7 @@ def check_invariants(q: str) -> None:
         assert MIN_YEAR <= low <= high <= MAX_YEAR
     assert all(parsed.conferences) and all(parsed.excluded_conferences)
     assert parse(q) == parsed  # deterministic
-    query = compile_query(parsed, q)
+    query = compile_query(parsed)
     # ES receives UTF-8 JSON: no lone surrogates may survive into the query text.
     json.dumps(query, ensure_ascii=False).encode("utf-8")
     assert set(query) == {"bool"} and query["bool"]["must"]

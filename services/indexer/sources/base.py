@@ -100,6 +100,10 @@ class SourceReader(Protocol):
     def fields(self, data: object) -> dict:
         """The whole format-neutral record."""
 
+    def prior_fields(self, data: object) -> dict:
+        """``reviews`` (the rating, at least) and ``citations`` of the neutral record — cheap, read
+        for every record of a venue-year before any is normalised (its prominence scale)."""
+
 
 @dataclass(frozen=True)
 class SourceFile:

@@ -89,6 +89,7 @@ class PaperlistsReader:
 
     key_fields = staticmethod(paperlists_mapping.key_fields)
     fields = staticmethod(paperlists_mapping.fields)
+    prior_fields = staticmethod(paperlists_mapping.prior_fields)
 
 
 def origin_from_path(source: str, position: int) -> Origin:

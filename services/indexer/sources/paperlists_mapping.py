@@ -21,6 +21,7 @@ from .base import Rejected
 
 MAX_AUTHORS = 500
 CONFERENCE_FIELDS = ("conference", "conf", "venue")
+CITATIONS = "gs_citation"  # Google Scholar's count, where Paper Copilot looked it up
 OPENREVIEW = "https://openreview.net"  # relative pdf/supplementary paths point there
 
 
@@ -45,10 +46,17 @@ def fields(data: object) -> dict:
         award=data.get("award"),
         links=extract_links(data),
         bibtex=_text(data, "bibtex"),
-        citations=data.get("gs_citation"),
+        citations=data.get(CITATIONS),
         reviews=review_scores(data, REVIEW_CRITERIA),  # "rating" with "rating_avg", ...
     )
     return record
+
+
+def prior_fields(data: object) -> dict:
+    """What the prominence prior ranks within a venue-year (``reviews`` of the rating only, ``citations``) — cheap."""
+    if not isinstance(data, dict):
+        return {"reviews": [], "citations": None}
+    return {"reviews": review_scores(data, ("rating",)), "citations": data.get(CITATIONS)}
 
 
 def extract_links(record: dict) -> Links:

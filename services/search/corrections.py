@@ -1,0 +1,56 @@
+"""When a search finds nothing, or nearly nothing: show the corrected query's papers, or say why.
+
+A typo ("grpah neural netwroks") used to end on 0 results and a "Did you mean" link, a
+second click every time. Web search shows the corrected results at once ("Showing results
+for … · Search instead for …"), and so does this: :func:`use_correction` decides from the
+two totals, and :attr:`SearchResults.corrected_from` keeps the query as typed so the page
+and the API can offer it back. A weaker correction stays a "Did you mean" link.
+
+When nothing is found and no correction helps, :func:`hint` says what the person can do
+instead of showing a bare 0: a pasted paragraph is better searched as "papers like this
+text", and words in a script the English analyzers cannot stem (CJK, Cyrillic, …) are
+unlikely to be in titles and abstracts written in English.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .limits import CORRECTION_GAIN, LONG_TEXT_WORDS, SUGGEST_BELOW
+from .query_language import ParsedQuery
+
+HINTS = {
+    "long_text": "No paper has all of these words. To find papers like a passage of text, "
+                 "use “Papers like mine”.",
+    "script": "Papers here are indexed in English: try English words for what you are looking for.",
+}
+
+
+def use_correction(total: int, corrected_total: int) -> bool:
+    """Show the correction's papers instead: when the query found none, or few and the correction many more."""
+    if corrected_total <= total:
+        return False
+    return total == 0 or (total < SUGGEST_BELOW and corrected_total >= CORRECTION_GAIN * total)
+
+
+def keep_case(typed: str, corrected: str) -> str:
+    """The correction with the typed spelling of every word it did not change ("BERT" stays "BERT")."""
+    typed_words = {w.lower(): w for w in typed.split()}
+    return " ".join(typed_words.get(w, w) for w in corrected.split())
+
+
+def hint(parsed: ParsedQuery, total: int) -> str | None:
+    """Why a search that found nothing found nothing, when it can be told: a code of :data:`HINTS`."""
+    if total:
+        return None
+    text = " ".join(t.text for c in parsed.clauses if not c.negated for t in c.alternatives)
+    letters = [ch for ch in text if ch.isalpha()]
+    if letters and sum(1 for ch in letters if not _latin(ch)) * 2 > len(letters):
+        return "script"
+    if len(text.split()) >= LONG_TEXT_WORDS:
+        return "long_text"
+    return None
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() or unicodedata.name(ch, "").startswith("LATIN")

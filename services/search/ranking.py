@@ -1,0 +1,85 @@
+"""How matches are ordered beyond BM25: the paper a query names, and the prominence prior.
+
+The most common query on a paper search site is a paper the person already knows, typed
+the way people type: its name ("LoRA", "Direct Preference Optimization"), its first
+words, an author and a few title words. BM25 alone prefers whichever short title repeats
+the words ("Filtered Direct Preference Optimization" over DPO itself). So the text query
+of :mod:`.text_query` is wrapped in a ``function_score`` whose factors multiply its score
+(scale-free: a one-word query scores ~60, a three-word one ~300):
+
+* **known-item factors** (filters, each a fixed multiplier, :data:`FACTORS`): the query is
+  the whole title (its ``title_key``), the title's *name* (``name_key``, the part before the
+  colon), the start of the title or of the name (a ``prefix`` on those keys, so a word cut
+  mid-way still counts), or an author's surname plus title words for the rest;
+* **the prominence prior** (:mod:`.prominence`): ``1 + PRIOR_WEIGHT * (prominence - 0.5)``,
+  a factor in [0.8, 1.2] that orders papers matching about equally well and cannot lift a
+  weak match over a strong one (each known-item factor is larger than the prior's whole range).
+
+Only text that may be a title takes part (:meth:`ParsedQuery.title_text`); a query with
+no text, or a sort other than relevance, never reads the scores. ``docs/ranking.md`` has
+the formula and how it was measured (``bench/known_item.py``, ``bench/topical.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .limits import MAX_QUERY
+from .model import title_key
+from .prominence import NEUTRAL
+from .query_language import ParsedQuery
+from .schema import ENGLISH_STOPWORDS
+
+# The known-item multipliers, by what the query is of a paper's title.
+FACTORS = {
+    "title": 8.0,         # the whole title (case, accents and punctuation aside)
+    "name": 4.0,          # the name before the title's colon: "lora", "direct preference optimization"
+    "title_start": 2.0,   # the start of the title, the last word maybe cut: "direct preference optim"
+    "name_start": 1.6,    # the start of the name: "direct pref"
+    "author_title": 2.0,  # one word is an author's name, the others are all in the title: "adamw loshchilov"
+}
+PRIOR_WEIGHT = 0.4
+MIN_KEY_CHARS = 2  # a shorter start ("a") starts half the corpus and tells nothing
+AUTHOR_TITLE_WORDS = (2, 6)  # queries of this many content words may be words plus an author
+
+
+def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """``(factor, filter)`` for each way the query's text may name a paper (:data:`FACTORS`).
+
+    ``raw`` is the query as typed: a pasted title may hold syntax ("BERT: ...", "A OR B?")
+    that parses into other words, and it is still that title.
+    """
+    key = title_key(parsed.title_text())
+    out: list[tuple[str, dict[str, Any]]] = []
+    titles = [k for k in dict.fromkeys((key, title_key(raw[:MAX_QUERY]))) if len(k) >= MIN_KEY_CHARS]
+    if titles:
+        out.append(("title", {"terms": {"title_key": titles}}))
+    if len(key) >= MIN_KEY_CHARS:
+        out += [("name", {"term": {"name_key": key}}),
+                ("title_start", {"prefix": {"title_key": key}}),
+                ("name_start", {"prefix": {"name_key": key}})]
+    words = [w for w in parsed.free_text().split() if w.lower() not in ENGLISH_STOPWORDS]
+    low, high = AUTHOR_TITLE_WORDS
+    if low <= len(words) <= high:
+        for i, word in enumerate(words):
+            rest = " ".join(words[:i] + words[i + 1:])
+            out.append(("author_title", {"bool": {"filter": [
+                {"match": {"author_names": word}},
+                {"match": {"title": {"query": rest, "operator": "and"}}},
+            ]}}))
+    return out
+
+
+def ranked(text_query: dict[str, Any], parsed: ParsedQuery, raw: str = "") -> dict[str, Any]:
+    """``text_query`` scored by the known-item factors and the prominence prior (unchanged without text)."""
+    if not parsed.clauses:
+        return text_query
+    functions = [{"filter": query_filter, "weight": FACTORS[factor]}
+                 for factor, query_filter in known_item_filters(parsed, raw if isinstance(raw, str) else "")]
+    query = text_query
+    if functions:
+        query = {"function_score": {"query": query, "functions": functions,
+                                    "score_mode": "multiply", "boost_mode": "multiply"}}
+    prior = [{"weight": 1 - PRIOR_WEIGHT * NEUTRAL},
+             {"field_value_factor": {"field": "prominence", "factor": PRIOR_WEIGHT, "missing": NEUTRAL}}]
+    return {"function_score": {"query": query, "functions": prior, "score_mode": "sum", "boost_mode": "multiply"}}

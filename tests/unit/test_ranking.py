@@ -1,0 +1,80 @@
+"""Known-item factors and the prior as Elasticsearch functions (no Elasticsearch; the integration
+tests and bench/known_item.py check what they do to real rankings)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from services.search.model import name_key, title_key
+from services.search.query_language import parse
+from services.search.ranking import FACTORS, PRIOR_WEIGHT, known_item_filters, ranked
+
+TEXT = {"match_all": {}}
+
+
+def filters(q: str) -> dict[str, list]:
+    """The known-item filters of a query, by factor."""
+    out: dict[str, list] = {}
+    for factor, query_filter in known_item_filters(parse(q), q):
+        out.setdefault(factor, []).append(query_filter)
+    return out
+
+
+def test_a_title_is_its_key_and_a_name_is_the_part_before_the_colon():
+    assert name_key("LoRA: Low-Rank Adaptation of Large Language Models") == "lora"
+    assert name_key("Direct Preference Optimization: Your Language Model is Secretly a Reward Model") \
+        == "direct preference optimization"
+    assert name_key("Attention is All you Need") == ""
+    assert name_key("In this paper we study the question of how one can possibly learn: a note") == ""
+
+
+def test_the_query_text_is_matched_as_a_title_a_name_and_their_starts():
+    got = filters("Direct Preference Optim")
+    assert got["title"] == [{"terms": {"title_key": ["direct preference optim"]}}]
+    assert {"term": {"name_key": "direct preference optim"}} in got["name"]
+    assert {"prefix": {"title_key": "direct preference optim"}} in got["title_start"]
+    assert {"prefix": {"name_key": "direct preference optim"}} in got["name_start"]
+
+
+def test_a_pasted_title_with_syntax_is_still_that_title():
+    raw = "Gradients OR Weights? A Study"
+    assert filters(raw)["title"] == [{"terms": {"title_key": ["a study", title_key(raw)]}}]
+
+
+def test_scoped_title_words_are_a_title_too():
+    got = filters("title:attention author:vaswani")
+    assert {"prefix": {"title_key": "attention"}} in got["title_start"]
+    assert "author_title" not in got  # the scopes already say which word is whose
+
+
+def test_words_and_a_surname_try_each_word_as_the_author():
+    got = filters("self-consistency wang")["author_title"]
+    assert {"bool": {"filter": [{"match": {"author_names": "wang"}},
+                                {"match": {"title": {"query": "self-consistency", "operator": "and"}}}]}} in got
+    assert len(got) == 2
+    assert "author_title" not in filters("transformers")  # one word cannot be words plus an author
+    assert "author_title" not in filters(" ".join(f"w{i}" for i in range(12)))  # a paragraph is not a name
+
+
+def test_no_text_no_scores_and_one_letter_no_title_factors():
+    assert ranked(TEXT, parse("")) is TEXT
+    assert ranked(TEXT, parse("conference:iclr year:2020")) is TEXT
+    assert "title" not in filters("a")
+
+
+def test_the_prior_is_a_bounded_factor_around_the_text_score():
+    query = ranked(TEXT, parse("lora"), "lora")
+    json.dumps(query)
+    outer = query["function_score"]
+    assert outer["boost_mode"] == "multiply" and outer["score_mode"] == "sum"
+    weight, factor = outer["functions"]
+    assert factor["field_value_factor"] == {"field": "prominence", "factor": PRIOR_WEIGHT, "missing": 0.5}
+    low, high = weight["weight"], weight["weight"] + PRIOR_WEIGHT
+    assert low == pytest.approx(1 - PRIOR_WEIGHT / 2) and high == pytest.approx(1 + PRIOR_WEIGHT / 2)
+    # The prior can never undo the weakest known-item factor.
+    assert high / low < min(FACTORS.values())
+    inner = outer["query"]["function_score"]
+    assert inner["query"] is TEXT and inner["score_mode"] == "multiply" and inner["boost_mode"] == "multiply"
+    assert {fn["weight"] for fn in inner["functions"]} <= set(FACTORS.values())
