@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .documents import SUMMARY_FIELDS
+from .limits import SUGGEST_WORDS
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
 from .ranking import ranked
@@ -36,17 +37,22 @@ def _facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
     return out
 
 
-def base_query(req: SearchRequest) -> dict[str, Any]:
-    """Text relevance plus the constraints that are not facets (``conference:``/``year:`` in the query)."""
+def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
+    """The constraints of the query that are not facets: ``conference:`` and ``year:`` scopes."""
     parsed = req.parsed
-    text = ranked(compile_query(parsed), parsed, req.q)
     filters: list[dict[str, Any]] = []
     if parsed.conferences:
         filters.append({"terms": {"conference": list(parsed.conferences)}})
     if parsed.years:
         filters.append({"bool": {"should": [{"range": {"year": {"gte": lo, "lte": hi}}}
                                             for lo, hi in parsed.years], "minimum_should_match": 1}})
-    return {"bool": {"must": [text], "filter": filters}}
+    return filters
+
+
+def base_query(req: SearchRequest) -> dict[str, Any]:
+    """Text relevance plus the constraints that are not facets (``conference:``/``year:`` in the query)."""
+    parsed = req.parsed
+    return {"bool": {"must": [ranked(compile_query(parsed), parsed, req.q)], "filter": scope_filters(req)}}
 
 
 def result_query(req: SearchRequest) -> dict[str, Any]:
@@ -82,16 +88,18 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
 
 
 def build_suggest(req: SearchRequest) -> dict[str, Any] | None:
-    """"Did you mean" for the free text, or None: a second request, sent only when hits are few.
+    """The correction of the free text, or None: a second request, sent only when hits are few.
 
     The phrase suggester costs as much as the rest of a search; asked on every search its
-    answer was shown only below ``SUGGEST_BELOW`` hits anyway.
+    answer was shown only below ``SUGGEST_BELOW`` hits anyway. Its default ``token_limit``
+    (10) silently gave no correction for any longer text, i.e. for most pasted titles.
     """
-    text = req.parsed.free_text()
-    if not text:
+    words = req.parsed.free_text().split()[:SUGGEST_WORDS]
+    if not words:
         return None
-    return {"did_you_mean": {"text": text[:200], "phrase": {
+    return {"did_you_mean": {"text": " ".join(words), "phrase": {
         "field": "title.shingles", "size": 1, "gram_size": 3, "max_errors": 2, "confidence": 1.0,
+        "token_limit": SUGGEST_WORDS + 8,  # tokens, after the analyzer splits "end-to-end"
         "direct_generator": [{"field": "title.shingles", "suggest_mode": "always", "min_word_length": 3}],
         "highlight": {"pre_tag": "<em>", "post_tag": "</em>"},
     }}}

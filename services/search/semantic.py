@@ -21,12 +21,15 @@ from .documents import SUMMARY_FIELDS
 from .embedding import Embedder
 from .limits import SEMANTIC_CANDIDATES, SEMANTIC_K
 from .request import SearchRequest
-from .search_body import LEXICAL_MATCHES, _aggregations, _facet_filters, base_query, build_search
+from .ranking import known_item_filters
+from .search_body import LEXICAL_MATCHES, _aggregations, _facet_filters, build_search, scope_filters
 
 EMBEDDING = "embedding"
 EMBEDDING_VERSION = "embedding_version"
 KNN_BOOST = 20.0
 """Weight of the kNN similarity in hybrid mode, against a BM25 score (see the module docstring)."""
+NAMED_BOOST = 10.0
+"""Score of a paper the query names, in semantic mode: above any kNN similarity (at most 1)."""
 
 
 @functools.cache
@@ -39,8 +42,7 @@ def knn_clause(req: SearchRequest, vector: list[float], *, k: int | None = None,
                extra_filters: list[dict[str, Any]] = ()) -> dict[str, Any]:
     """kNN over the request's filters; ``k`` covers the requested page (at least SEMANTIC_K, for the facets)."""
     k = k or max(SEMANTIC_K, req.offset + req.page_size)
-    scope = base_query(req)["bool"]["filter"]
-    filters = [*_facet_filters(req).values(), *scope, *extra_filters]
+    filters = [*_facet_filters(req).values(), *scope_filters(req), *extra_filters]
     return {"field": EMBEDDING, "query_vector": vector, "k": k,
             "num_candidates": max(k, SEMANTIC_CANDIDATES), "filter": filters}
 
@@ -58,13 +60,31 @@ def build_ranked(req: SearchRequest) -> dict[str, Any]:
         return build_search(req)
     vector = vector.tolist()
     if req.mode == "semantic":
-        return build_like(req, vector)
+        body = build_like(req, vector)
+        named = named_query(req, body["knn"]["filter"])
+        if named:
+            body["query"] = named
+        return body
     body = build_search(req)
     body["knn"] = {**knn_clause(req, vector), "boost": KNN_BOOST}
     # How many papers the words match (kNN always finds neighbours): is the query a typo?
     matching = [body["query"], *([body["post_filter"]] if "post_filter" in body else [])]
     body.setdefault("aggs", {})[LEXICAL_MATCHES] = {"filter": {"bool": {"filter": matching}}}
     return body
+
+
+def named_query(req: SearchRequest, filters: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The papers whose whole title or name the query is, first in ``mode=semantic`` too.
+
+    A name carries little meaning for an embedding ("LoRA", "DPO"): kNN alone left the
+    paper so named out of its top 100. Added as a query beside the kNN, it puts those
+    papers above every neighbour (kNN scores are at most 1) and leaves the rest to kNN.
+    """
+    named = [f for factor, f in known_item_filters(req.parsed, req.q) if factor in ("title", "name")]
+    if not named:
+        return None
+    return {"constant_score": {"boost": NAMED_BOOST, "filter": {"bool": {
+        "should": named, "minimum_should_match": 1, "filter": filters}}}}
 
 
 def build_like(req: SearchRequest, vector: list[float]) -> dict[str, Any]:

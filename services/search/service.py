@@ -91,15 +91,15 @@ class PaperSearch:
     def search(self, req: SearchRequest) -> SearchResults:
         """The results of ``req``; when it finds (nearly) nothing, its correction's (flagged), or a hint."""
         results = shape(req, self._search(**build_ranked(req)).body)
-        if not req.page_size or req.mode == "semantic" or results.matched >= SUGGEST_BELOW or not req.autocorrect:
+        if not req.page_size or req.mode == "semantic" or results.matched >= SUGGEST_BELOW:
             return results
         suggest = build_suggest(req)
         options = self._search(size=0, suggest=suggest).body.get("suggest") if suggest else None
         correction = suggestion(options)
         if correction:
-            corrected = replace(req, q=keep_case(req.q, correction), page=1, search_after=None)
+            corrected = replace(req, q=keep_case(req.q, correction), page=1, search_after=None, autocorrect=True)
             better = shape(corrected, self._search(**build_ranked(corrected)).body)
-            if use_correction(results.matched, better.matched):
+            if req.autocorrect and use_correction(results.matched, better.matched):
                 better.corrected_from = req.q
                 return better
             if better.matched:  # "did you mean" only where it leads somewhere

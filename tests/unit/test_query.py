@@ -12,7 +12,7 @@ from facet_aggs import by_facet, grouped
 from services.search.documents import SUMMARY_FIELDS, to_document
 from services.search.errors import InvalidRequest
 from services.search.facets import FACETS, FacetValue, Span
-from services.search.limits import CORRECTION_GAIN, MAX_WINDOW, SUGGEST_BELOW
+from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
 from services.search.request import SearchRequest, decode_cursor, parse_request
 from services.search.results import shape, suggestion
@@ -513,16 +513,18 @@ def test_no_hits_show_the_corrections_results_at_once():
     assert results.corrected_from == "grpah" and results.suggestion is None
 
 
-def test_a_correction_with_many_more_hits_replaces_a_few():
-    es = _FakeES(1, suggested=CORRECTION_GAIN)
-    results = PaperSearch(es, "papers").search(req(q="grpah"))
-    assert results.corrected_from == "grpah" and results.total == CORRECTION_GAIN
+def test_a_few_hits_are_kept_however_many_the_correction_finds():
+    # A rare name matches one paper; its "correction" into common words must not replace it.
+    es = _FakeES(1, suggested=1000)
+    results = PaperSearch(es, "papers").search(req(q="pclast"))
+    assert results.corrected_from is None and results.total == 1 and results.suggestion == "graph"
 
 
-def test_autocorrect_off_searches_as_typed():
+def test_autocorrect_off_searches_as_typed_and_offers_the_correction():
     es = _FakeES(0)
     results = PaperSearch(es, "papers").search(replace(req(q="grpah"), autocorrect=False))
-    assert len(es.calls) == 1 and results.request.q == "grpah" and results.corrected_from is None
+    assert results.request.q == "grpah" and results.total == 0 and results.corrected_from is None
+    assert results.suggestion == "graph"
     assert ("autocorrect", "0") in results.request.to_params()
 
 

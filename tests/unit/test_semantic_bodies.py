@@ -11,7 +11,7 @@ from services.search.errors import InvalidRequest
 from services.search.limits import SEMANTIC_K
 from services.search.model import Paper
 from services.search.request import parse_request
-from services.search.semantic import KNN_BOOST, build_like, build_ranked
+from services.search.semantic import KNN_BOOST, NAMED_BOOST, build_like, build_ranked
 
 
 def _paper(pid: str, title: str, abstract: str = "") -> Paper:
@@ -38,7 +38,11 @@ def test_bad_mode_requests_are_invalid(args, parameter):
 def test_semantic_body_is_knn_with_the_filters_as_prefilters():
     body = build_ranked(parse_request({"q": ["graph neural networks year:2020-2022"], "mode": ["semantic"],
                                        "conference": ["iclr"], "page": ["2"], "page_size": ["10"]}))
-    assert "query" not in body and "post_filter" not in body
+    assert "post_filter" not in body
+    # Beside the kNN, only the papers the text names (whole title or name), under the same filters.
+    named = body["query"]["constant_score"]
+    assert named["boost"] == NAMED_BOOST and named["filter"]["bool"]["filter"] == body["knn"]["filter"]
+    assert [next(iter(f)) for f in named["filter"]["bool"]["should"]] == ["terms", "term"]
     knn = body["knn"]
     assert len(knn["query_vector"]) == DIMS and knn["k"] == max(SEMANTIC_K, 20)
     assert knn["num_candidates"] >= knn["k"]
