@@ -25,7 +25,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, H
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from services.indexer.runs import INGEST_TOTALS_KEY
+from services import redis_keys
 from services.search.generation import current_generation
 from services.settings import Settings
 
@@ -86,7 +86,7 @@ class IndexerCollector:
             if time.monotonic() - self._read_at >= INDEXER_READ_EVERY:
                 self._read_at = time.monotonic()
                 try:
-                    totals = {k.decode(): int(v) for k, v in self.redis.hgetall(INGEST_TOTALS_KEY).items()}
+                    totals = {k.decode(): int(v) for k, v in self.redis.hgetall(redis_keys.INGEST_TOTALS).items()}
                     self._figures = (int(self.redis.llen(self.queue)), totals,
                                      current_generation(self.redis, self.alias))
                 except (redis.RedisError, OSError, ValueError):

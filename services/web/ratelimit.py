@@ -20,11 +20,11 @@ from flask import Flask, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
+from services import redis_keys
 from services.settings import Settings
 
 from .errors import error_response
 
-KEY_PREFIX = "paperlist-rl"  # apart from Celery's and the cache's keys in the same Redis
 EXEMPT_PATHS = ("/healthz", "/readyz", "/metrics")
 SUGGEST = "api.suggest"
 EXPORT = "api.export"
@@ -40,7 +40,7 @@ def register(app: Flask) -> None:
         enabled=settings.rate_limit_enabled,
         storage_uri=settings.redis_url,
         storage_options={"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
-        key_prefix=KEY_PREFIX,
+        key_prefix=redis_keys.RATE_LIMIT_PREFIX,  # apart from Celery's and the cache's keys
         strategy="fixed-window",
         application_limits=[settings.rate_limit],
         application_limits_cost=_cost,

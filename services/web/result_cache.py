@@ -40,6 +40,7 @@ from flask import Flask, Response, g, has_request_context, request
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from services import redis_keys
 from services.search import generation
 from services.search.errors import SearchUnavailable
 from services.search.request import SearchRequest
@@ -88,10 +89,10 @@ class ResultStore:
 
     # -- keys ------------------------------------------------------------------------
     def fresh_key(self, gen: int, digest: str) -> str:
-        return f"paperlist:cache:{self.alias}:{gen}:{digest}"
+        return redis_keys.cache_entry(self.alias, gen, digest)
 
     def stale_key(self, digest: str) -> str:
-        return f"paperlist:cache:{self.alias}:stale:{digest}"
+        return redis_keys.cache_stale(self.alias, digest)
 
     # -- round trips -----------------------------------------------------------------
     def generation(self) -> tuple[int, int]:
@@ -105,7 +106,7 @@ class ResultStore:
     def lead(self, key: str) -> tuple[bool, bytes | None]:
         """Take the single-flight lock; also re-read the entry (a leader may have just stored it)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.set(f"{key}:lock", b"1", nx=True, px=LOCK_MS)
+        pipe.set(redis_keys.cache_lock(key), b"1", nx=True, px=LOCK_MS)
         pipe.get(key)
         got, raw = pipe.execute()
         return bool(got), raw
@@ -116,7 +117,7 @@ class ResultStore:
         while time.monotonic() < deadline:
             time.sleep(POLL_SECONDS)
             pipe = self.redis.pipeline(transaction=False)
-            pipe.exists(f"{key}:lock")  # before the GET: the leader stores, then unlocks
+            pipe.exists(redis_keys.cache_lock(key))  # before the GET: the leader stores, then unlocks
             pipe.get(key)
             locked, raw = pipe.execute()
             if raw is not None or not locked:
@@ -128,7 +129,7 @@ class ResultStore:
         pipe.set(key, raw, px=self.ttl_for(settle_ms))
         if self.stale_ttl:
             pipe.set(stale_key, raw, ex=self.stale_ttl)
-        pipe.delete(f"{key}:lock")
+        pipe.delete(redis_keys.cache_lock(key))
         pipe.execute()
 
     def put(self, key: str, raw: bytes, settle_ms: int) -> None:
@@ -139,7 +140,7 @@ class ResultStore:
         return min(settle_ms, self.ttl_ms) if settle_ms else self.ttl_ms
 
     def release(self, key: str) -> None:
-        self.redis.delete(f"{key}:lock")
+        self.redis.delete(redis_keys.cache_lock(key))
 
 
 class CachedSearch:
