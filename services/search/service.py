@@ -74,6 +74,8 @@ class PaperSearch:
         return self.es.options(request_timeout=self.deadlines.left(self.deadlines.call)) if self.deadlines else self.es
 
     def _search(self, **kwargs: Any) -> Any:
+        """Every search this class sends: its share of the request's deadline, a server-side
+        timeout, and never a partial answer (reads by id go through :attr:`_es`, with the deadline)."""
         if not self.deadlines:
             return self.es.search(index=self.alias, **kwargs)
         timeout = self.deadlines.left(self.deadlines.call)
@@ -126,23 +128,23 @@ class PaperSearch:
     @translating
     def trends(self, req: SearchRequest) -> Trends:
         """Per-year, per-conference and per-topic counts of exactly the hits of ``req``."""
-        return shape_trends(aggregate(self._send, lambda buckets: trends_body(req, buckets)))
+        return shape_trends(aggregate(self._aggregate, lambda buckets: trends_body(req, buckets)))
 
     @translating
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
         """Venue statistics of a conference's years (or one year), oldest first; [] when none."""
-        return shape_venue(conference, aggregate(self._send, lambda buckets: venue_body(conference, year, buckets)))
+        return shape_venue(conference, aggregate(self._aggregate, lambda buckets: venue_body(conference, year, buckets)))
 
     @translating
     def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
         """A page of the result set with each paper's index time (ISO 8601, when recorded)."""
         body = build_search(req, facets=False, highlight=False, source=[*SUMMARY_FIELDS, "indexed_at"])
         body.pop("suggest", None)
-        hits = self._send(body)["hits"]["hits"]
+        hits = self._search(**body)["hits"]["hits"]
         return [(from_source(h["_source"]), h["_source"].get("indexed_at")) for h in hits]
 
-    def _send(self, body: dict[str, Any]) -> dict[str, Any]:
-        return self.es.search(index=self.alias, **body).body
+    def _aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self._search(**body).body
 
     @translating
     def paper(self, paper_id: str) -> Paper | None:
