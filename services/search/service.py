@@ -1,6 +1,8 @@
 """Read-side operations on the index: search, one paper, similar papers, suggestions, browse data.
 
-The web calls these and never builds Elasticsearch bodies itself.
+:class:`PaperSearch` implements :class:`~.reads.SearchReads`, what the web calls; the web
+never builds Elasticsearch bodies itself. Every public method is an entry point
+(:func:`~.boundary.translating`) and every search goes through :meth:`PaperSearch._search`.
 """
 
 from __future__ import annotations
@@ -14,30 +16,16 @@ from typing import Any
 from elasticsearch import Elasticsearch, NotFoundError
 
 from . import authors, conferences, taxonomy
-from .boundary import (  # noqa: F401 - the web builds its PaperSearch with these
-    BudgetSpent,
-    Deadlines,
-    search_breaker,
-    start_deadline,
-    translated,
-    translating,
-)
+from .boundary import Deadlines, translating
 from .breaker import CircuitBreaker
-from .browse import (  # noqa: F401 - PaperSearch's answers, imported from here by callers
-    SUGGESTION_KINDS,
-    AuthorProfile,
-    ConferenceSummary,
-    Exported,
-    Overview,
-    Suggestion,
-    newest_conference_year,
-)
+from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year
 from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
 from .errors import SearchOverloaded
 from .facets import FACETS
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
 from .name_keys import author_key
+from .reads import Exported, Suggestion
 from .request import DEFAULT_MODE, SearchRequest
 from .results import SearchResults, shape
 from .search_body import build_search, build_suggest

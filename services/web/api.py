@@ -8,8 +8,8 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_SUGGEST_PREFIX
+from services.search.reads import Suggestion
 from services.search.results import SearchResults
-from services.search.service import Suggestion
 
 from .exports import EXPORT_FORMATS
 from .openapi import openapi_document

@@ -11,9 +11,10 @@ from flask import Flask, request, url_for
 from flask_cors import CORS
 
 from services.search import conferences, taxonomy
+from services.search.boundary import Deadlines, search_breaker, start_deadline
 from services.search.client import make_web_client, quiet_client_logs
 from services.search.limits import EXPORT_LIMIT, MAX_QUERY
-from services.search.service import Deadlines, PaperSearch, search_breaker, start_deadline
+from services.search.service import PaperSearch
 from services.search.sorting import SORTS
 from services.settings import Settings, load_settings
 

@@ -19,8 +19,8 @@ from services.search.limits import (
     MIN_YEAR,
 )
 from services.search.model import STATUSES
+from services.search.reads import SUGGESTION_KINDS
 from services.search.request import MODES
-from services.search.service import SUGGESTION_KINDS
 from services.search.sorting import SORTS
 
 from .exports import EXPORT_FORMATS

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from services.search.browse import Overview
 from services.search.facets import FacetValue
 from services.search.model import Author, Paper
 from services.search.request import parse_request
 from services.search.results import Hit, SearchResults
-from services.search.service import Overview, PaperSearch
+from services.search.service import PaperSearch
 from services.web.cache_codec import codec_for
 from services.web.metrics import allowed
 from services.web.result_cache import _digest

@@ -18,7 +18,6 @@ from services.search.request import SearchRequest
 from services.search.service import PaperSearch
 
 
-
 class Aggregation(dict):
     """An empty aggregation answer under any name asked for (sub-aggregations too)."""
 
