@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from harness import save
+from services.search.client import make_client
 from services.settings import load_settings
 from services.web.app import create_app
 
@@ -27,7 +28,7 @@ def main() -> None:
 
     settings = load_settings(**({"PAPERLIST_INDEX": args.index} if args.index else {}))
     app = create_app(settings)
-    es = app.extensions["paperlist.search"].es
+    es = make_client(settings)
     sample = es.search(index=settings.index, size=args.n, _source=["title", "paper_id", "status"],
                        query={"function_score": {"random_score": {"seed": args.seed, "field": "_seq_no"}}})
     papers = [h["_source"] for h in sample["hits"]["hits"]]

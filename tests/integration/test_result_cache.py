@@ -14,9 +14,10 @@ from services.indexer.reindex import Rebuild, rollback
 from services.search.generation import bump_generation, current_generation, settling_key
 from services.search.service import PaperSearch
 from services.settings import load_settings
-from services.web import result_cache
+from services.web import extensions
 from services.web.app import create_app
-from services.web.result_cache import CachedSearch
+from services.web.cache import store as cache_store
+from services.web.cache.results import CachedSearch
 
 pytestmark = pytest.mark.integration
 
@@ -82,7 +83,7 @@ def test_redis_down_serves_uncached(settings, sample_alias):
         resp, data = _search(client, "learning")
         assert resp.status_code == 200 and data["total"] > 0
         assert resp.headers["X-Cache"] == "bypass"
-    assert app.extensions["paperlist.search"].store.failures >= 1
+    assert extensions.reads(app).store.failures >= 1
     assert client.get("/search", query_string={"q": "robot"}).status_code == 200
 
 
@@ -126,11 +127,11 @@ class CountingSearch(PaperSearch):
 
 
 def test_a_burst_of_identical_misses_makes_one_elasticsearch_request(settings, sample_alias, monkeypatch):
-    monkeypatch.setattr(result_cache, "WAIT_SECONDS", 60)  # however slow this machine, nobody gives up
+    monkeypatch.setattr(cache_store, "WAIT_SECONDS", 60)  # however slow this machine, nobody gives up
     app = _app(settings, sample_alias)
-    cached = app.extensions["paperlist.search"]
+    cached = extensions.reads(app)
     counting = CountingSearch(cached.service.es, sample_alias)
-    app.extensions["paperlist.search"] = CachedSearch(counting, cached.store)
+    extensions.replace_reads(app, CachedSearch(counting, cached.store))
     q = f"reinforcement learning {uuid.uuid4().hex[:6]}"
     n = 20
     barrier = threading.Barrier(n + 1)

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import pytest
 from markupsafe import Markup
 
-from services.web.markup import math_to_mathml, plain_text, render, render_highlighted
+from services.web.render.markup import math_to_mathml, plain_text, render, render_highlighted
 
 REGRET = "Thompson Sampling Achieves $\\tilde{O}(\\sqrt{T})$ Regret in Linear Quadratic Control"
 _MATHML_TAGS = {"math", "mrow", "mi", "mn", "mo", "mtext", "msub", "msup", "msubsup", "mover", "munder",

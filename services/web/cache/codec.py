@@ -1,7 +1,7 @@
 """How a cached search-layer answer is stored: JSON validated back into its typed objects.
 
-Codecs come from the service method's return annotation, so a new read method needs no
-code here. JSON, not pickle: whoever can write to Redis must not be able to run code in
+Each cached read names the type it answers (:mod:`.results`); the codec of that type is
+built once. JSON, not pickle: whoever can write to Redis must not be able to run code in
 the web. A result that carries its :class:`SearchRequest` stores everything else; the
 request comes back from the call that asked (it is part of the cache key anyway).
 pydantic-core does both directions in Rust, which keeps a cache hit cheap.
@@ -48,6 +48,6 @@ class Codec:
 
 
 @lru_cache(maxsize=None)
-def codec_for(method: Any) -> Codec:
-    """The codec of what ``method`` (a function of the search service's class) returns."""
-    return Codec(typing.get_type_hints(method)["return"])
+def codec_for(kind: Any) -> Codec:
+    """The codec of answers of type ``kind`` (``SearchResults``, ``list[Paper]``, ``Paper | None`` ...)."""
+    return Codec(kind)

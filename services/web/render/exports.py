@@ -1,4 +1,5 @@
-"""Export formats of a result set: BibTeX, CSV and JSON (the API's /export and its OpenAPI enum)."""
+"""Downloads: a result set as BibTeX, CSV or JSON (``/api/v1/export``), a search's trends as CSV
+(``/api/v1/stats?format=csv``). The format tables are the views' and the OpenAPI enums'."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from collections.abc import Callable, Sequence
 
 from services.search import bibtex
 from services.search.model import Paper
+from services.search.stats import Trends
 
-from .serialize import paper_json
-from .urls import absolute_url
+from ..urls import absolute_url
+from .answers import paper_json
 
 
 def _bibtex(papers: Sequence[Paper]) -> str:
@@ -51,3 +53,17 @@ EXPORT_FORMATS: dict[str, tuple[str, str, Callable[[Sequence[Paper]], str]]] = {
     "csv": ("text/csv; charset=utf-8", "csv", _csv),
     "json": ("application/json", "json", _json),
 }
+
+
+def trends_csv(trends: Trends) -> str:
+    """One row per count: ``breakdown`` is year, conference or topic; ``value`` the conference or topic."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["breakdown", "value", "year", "count"])
+    writer.writerows(("year", "", y, n) for y, n in trends.by_year)
+    writer.writerows(("conference", c, y, n) for c, y, n in trends.by_conference_year)
+    writer.writerows(("topic", t, y, n) for t, y, n in trends.by_topic_year)
+    return out.getvalue()
+
+
+STATS_FORMATS = ("json", "csv")

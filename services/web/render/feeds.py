@@ -1,26 +1,22 @@
-"""Atom 1.0 feeds of any search (``/search.atom``): the same result set, newest first.
+"""Atom 1.0 entries of a search's result set (the feed's route: :mod:`..views.feeds`).
 
-Ids and links are absolute URLs built from ``PAPERLIST_PUBLIC_URL``. Caching (ETag,
-Cache-Control) is the site's, as for search pages (:mod:`.caching`).
+Ids and links are absolute URLs built from ``PAPERLIST_PUBLIC_URL``; text is cleared of
+what XML 1.0 cannot carry.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import render_template, url_for
 
 from services.search import taxonomy
-from services.search.limits import FEED_ENTRIES
 from services.search.model import Paper
 from services.search.request import SearchRequest
 
-from .pages import search_service, url_with
-from .params import search_request
-
-bp = Blueprint("feeds", __name__)
+from ..urls import absolute_url, feed_url, public_url, url_with
 
 # Characters XML 1.0 cannot carry at all (escaping does not help): control characters,
 # lone surrogates and the two non-characters.
@@ -43,10 +39,6 @@ def xml_text(value: str) -> str:
     return _NOT_XML.sub("", value)
 
 
-def public_url(path: str) -> str:
-    return current_app.config["SETTINGS"].public_url.rstrip("/") + path
-
-
 def rfc3339(when: datetime) -> str:
     return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -63,7 +55,7 @@ def updated(paper: Paper, indexed_at: str | None) -> str:
 
 
 def entry(paper: Paper, indexed_at: str | None) -> Entry:
-    link = public_url(url_for("pages.paper", paper_id=paper.paper_id))
+    link = absolute_url("pages.paper", paper_id=paper.paper_id)
     topics = [(t, taxonomy.label(t)) for t in paper.topics]
     return Entry(id=link, title=xml_text(paper.title), link=link, updated=updated(paper, indexed_at),
                  authors=[xml_text(a) for a in paper.author_names],
@@ -81,21 +73,12 @@ def describe(req: SearchRequest) -> str:
     return xml_text("paperlist — " + (" · ".join(parts) or "all papers"))
 
 
-@bp.app_template_global()
-def feed_url(req: SearchRequest) -> str:
-    """The feed of a search, for ``<link rel="alternate">`` (order and paging are the feed's own)."""
-    return url_with(url_for("feeds.search_feed"), req, page=None, sort=None, page_size=None)
-
-
-@bp.get("/search.atom")
-def search_feed():
-    req = search_request()
-    found = search_service().feed(replace(req, sort="newest", page=1, page_size=FEED_ENTRIES, search_after=None))
+def atom(req: SearchRequest, found: list[tuple[Paper, str | None]]) -> str:
+    """The feed document of ``req`` from its papers (newest first) and their index times."""
     entries = [entry(paper, indexed_at) for paper, indexed_at in found]
-    body = render_template(
+    return render_template(
         "feed.atom.xml", entries=entries, title=describe(req),
         self_url=public_url(feed_url(req)),
         page_url=public_url(url_with(url_for("pages.search"), req, page=None, sort="newest")),
         updated=max((e.updated for e in entries), default=_EPOCH),
         base=public_url(""))
-    return Response(body, mimetype="application/atom+xml")

@@ -1,8 +1,13 @@
-"""OpenAPI 3 description of the JSON API; the tests validate real responses against it."""
+"""OpenAPI 3 description of the JSON API: parameters from the registries (facets, sorts, limits),
+answers generated from the pydantic models of :mod:`.schemas`. Schemathesis validates real
+responses against it (tests/integration/test_schemathesis.py); ``/api/docs`` renders it.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
+
+from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from services.search.facets import FACETS
 from services.search.limits import (
@@ -18,13 +23,11 @@ from services.search.limits import (
     MAX_YEAR,
     MIN_YEAR,
 )
-from services.search.model import STATUSES
-from services.search.reads import SUGGESTION_KINDS
 from services.search.request import MODES
 from services.search.sorting import SORTS
 
-from .exports import EXPORT_FORMATS
-from .stats_api import STATS_FORMATS
+from . import schemas
+from .exports import EXPORT_FORMATS, STATS_FORMATS
 
 
 def _array_param(name: str, description: str, schema: dict) -> dict:
@@ -71,113 +74,44 @@ SIMILAR_BODY = {"type": "object", "required": ["text"], "additionalProperties": 
        for facet in FACETS},
 }}
 
-ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
-    "type": "object", "required": ["code", "message"],
-    "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
-
-# IRIs: links come from the sources as published and may hold non-ASCII characters.
-LINKS = {"type": "object", "additionalProperties": {"type": "string", "format": "iri"}}
-TOPIC = {"type": "object", "required": ["slug", "label"],
-         "properties": {"slug": {"type": "string"}, "label": {"type": "string"}}}
-PAPER_SUMMARY_PROPS = {
-    "id": {"type": "string"},
-    "title": {"type": "string"},
-    "authors": {"type": "array", "items": {"type": "string"}},
-    "conference": {"type": "string"},
-    "conference_name": {"type": "string"},
-    "year": {"type": "integer"},
-    "status": {"type": "string", "enum": list(STATUSES)},
-    "track": {"type": "string"},
-    "topics": {"type": "array", "items": {"$ref": "#/components/schemas/Topic"}},
-    "citations": {"type": ["integer", "null"]},
-    "links": {"$ref": "#/components/schemas/Links"},
-    "url": {"type": "string"},
-}
-PAPER_SUMMARY = {"type": "object", "required": list(PAPER_SUMMARY_PROPS), "properties": PAPER_SUMMARY_PROPS}
-HIT = {"type": "object", "required": [*PAPER_SUMMARY_PROPS, "highlight"], "properties": {
-    **PAPER_SUMMARY_PROPS,
-    "highlight": {"type": "object", "properties": {"title": {"type": ["string", "null"]},
-                                                   "abstract": {"type": ["string", "null"]}}},
-}}
-AUTHOR = {"type": "object", "required": ["name"], "properties": {
-    "name": {"type": "string"}, "affiliation": {"type": "string"}, "orcid": {"type": "string"},
-    "author_id": {"type": "string"}}}
-PAPER = {"type": "object", "required": [*PAPER_SUMMARY_PROPS, "abstract", "bibtex", "authors_detail"],
-         "properties": {
-             **PAPER_SUMMARY_PROPS,
-             "authors_detail": {"type": "array", "items": {"$ref": "#/components/schemas/Author"}},
-             "abstract": {"type": "string"}, "tldr": {"type": "string"},
-             "keywords": {"type": "array", "items": {"type": "string"}},
-             "primary_area": {"type": "string"}, "status_raw": {"type": "string"},
-             "award": {"type": "boolean"}, "bibtex": {"type": "string"}}}
-FACET_VALUE = {"type": "object", "required": ["value", "label", "count", "selected"], "properties": {
-    "value": {"type": "string"}, "label": {"type": "string"},
-    "count": {"type": "integer", "minimum": 0}, "selected": {"type": "boolean"}}}
-SEARCH_RESPONSE = {"type": "object", "required": ["total", "hits", "facets", "page", "page_size", "pages",
-                                                  "next_search_after"], "properties": {
-    "query": {"type": "object"},
-    "total": {"type": "integer", "minimum": 0},
-    "page": {"type": "integer", "minimum": 1},
-    "page_size": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
-    "pages": {"type": "integer", "minimum": 1},
-    "next_search_after": {"type": ["string", "null"],
-                          "description": "Pass as search_after to get the next page (also beyond 10,000)."},
-    "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
-    "facets": {"type": "object", "additionalProperties": {
-        "type": "array", "items": {"$ref": "#/components/schemas/FacetValue"}}},
-    "year_histogram": {"type": "array", "items": {"type": "object", "required": ["year", "count"],
-                                                  "properties": {"year": {"type": "integer"},
-                                                                 "count": {"type": "integer"}}}},
-    "year_range": {"type": ["array", "null"], "items": {"type": "integer"}},
-    "suggestion": {"type": ["string", "null"]},
-}}
-SUGGESTIONS = {"type": "object", "required": ["q", "suggestions"], "properties": {
-    "q": {"type": "string"},
-    "suggestions": {"type": "array", "items": {"type": "object", "required": ["type", "text", "url"], "properties": {
-        "type": {"type": "string", "enum": list(SUGGESTION_KINDS)},
-        "text": {"type": "string"}, "url": {"type": "string"},
-        "detail": {"type": "string", "description": "a title's conference and year"}}}}}}
+def components() -> dict[str, dict]:
+    """JSON Schemas of the answers, generated from :mod:`.schemas` (every model they refer to too)."""
+    _, generated = models_json_schema([(model, "serialization") for model in schemas.COMPONENTS],
+                                      ref_template=REF, schema_generator=_Schemas)
+    return {name: _nullable_as_type(schema) for name, schema in generated["$defs"].items()}
 
 
-COUNT = {"type": "integer", "minimum": 0}
-YEAR_COUNT = {"type": "object", "required": ["year", "count"],
-              "properties": {"year": {"type": "integer"}, "count": COUNT}}
-STATS = {"type": "object", "required": ["total", "by_year", "by_conference_year", "by_topic_year"], "properties": {
-    "query": {"type": "object"},
-    "total": COUNT,
-    "by_year": {"type": "array", "items": YEAR_COUNT,
-                "description": "Papers per year; the counts sum to total."},
-    "by_conference_year": {"type": "array", "description": "Papers per conference and year; the counts sum to total.",
-                           "items": {"type": "object", "required": ["conference", "year", "count"], "properties": {
-                               "conference": {"type": "string"}, **YEAR_COUNT["properties"]}}},
-    "by_topic_year": {"type": "array", "description": "Papers per topic and year; a paper counts once per topic.",
-                      "items": {"type": "object", "required": ["topic", "year", "count"], "properties": {
-                          "topic": {"type": "string"}, **YEAR_COUNT["properties"]}}},
-}}
-_VENUE_COUNTS = ("papers", "accepted", "oral", "spotlight", "poster", "rejected", "withdrawn", "decided",
-                 "other_programmes")
-VENUE = {"type": "object", "required": ["conference", "year", "papers", "by_status", "acceptance_rate",
-                                        "submissions", "accepted"], "properties": {
-    "conference": {"type": "string"}, "conference_name": {"type": "string"}, "year": {"type": "integer"},
-    **{name: COUNT for name in _VENUE_COUNTS},
-    "by_status": {"type": "object", "additionalProperties": COUNT,
-                  "description": "Records per raw status as the source names them (rejected and withdrawn included)."},
-    "by_outcome": {"type": "object", "additionalProperties": COUNT,
-                   "description": "Records per outcome as the catalogue reads the raw statuses."},
-    "rejections_listed": {"type": "boolean"},
-    "submissions": {"type": ["integer", "null"], "minimum": 0,
-                    "description": "Main-track submissions; null when the source lists no rejections."},
-    "acceptance_rate": {"type": ["number", "null"], "minimum": 0, "maximum": 1,
-                        "description": "Accepted / decided main-track submissions; null when the source lists "
-                                       "no rejections."},
-}}
+REF = "#/components/schemas/{model}"
+
+
+class _Schemas(GenerateJsonSchema):
+    """pydantic's JSON Schema without a title on every field (the names say it)."""
+
+    def field_title_should_be_set(self, schema) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+
+def _nullable_as_type(schema: object) -> object:
+    """``anyOf: [X, null]`` of a plain type as ``type: [X, "null"]``, as people write (and the docs page reads) it."""
+    if isinstance(schema, list):
+        return [_nullable_as_type(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _nullable_as_type(v) for k, v in schema.items()}
+    options = out.get("anyOf")
+    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
+        other = next(o for o in options if o != {"type": "null"})
+        if isinstance(other.get("type"), str) and "$ref" not in other:
+            del out["anyOf"]
+            out.update({**other, "type": [other["type"], "null"]})
+    return out
 
 
 def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = None) -> dict:
     out: dict = {}
     if ok_schema:
         out["200"] = {"description": "OK", "content": {"application/json": {
-            "schema": {"$ref": f"#/components/schemas/{ok_schema}"}}}}
+            "schema": {"$ref": REF.format(model=ok_schema)}}}}
     elif ok_content:
         out["200"] = {"description": "OK", "content": ok_content}
     for status in (400, *extra, 429, 503):
@@ -185,7 +119,7 @@ def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = Non
                                             409: "A reindex is already running",
                                             429: "Past the client's rate limit (error code rate_limited)",
                                             503: "Search unavailable"}[status],
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+                            "content": {"application/json": {"schema": {"$ref": REF.format(model="Error")}}}}
         if status in (429, 503):
             out[str(status)]["headers"] = {"Retry-After": {
                 "description": "Seconds to wait before retrying", "schema": {"type": "integer", "minimum": 1}}}
@@ -222,10 +156,7 @@ def openapi_document() -> dict:
             "/api/v1/facets": {"get": {
                 "summary": "Facet counts of a search, without hits (on-demand facets when opened)",
                 "operationId": "facetCounts", "parameters": [*SEARCH_PARAMS[:-2], FACETS_PARAM],
-                "responses": _responses(None, ok_content={"application/json": {"schema": {
-                    "type": "object", "required": ["total", "facets"], "properties": {
-                        k: SEARCH_RESPONSE["properties"][k]
-                        for k in ("query", "total", "facets", "year_histogram", "year_range")}}}})}},
+                "responses": _responses("FacetCounts")}},
             "/api/v1/similar": {"post": {
                 "summary": "Papers like this text (nearest by embedding), with the search filters and facets",
                 "operationId": "similarToText",
@@ -237,9 +168,7 @@ def openapi_document() -> dict:
             "/api/v1/papers/{paper_id}/similar": {"get": {
                 "summary": "Similar papers (more like this)", "operationId": "similarPapers",
                 "parameters": [paper_id],
-                "responses": _responses(None, 404, ok_content={"application/json": {"schema": {
-                    "type": "object", "required": ["papers"], "properties": {"papers": {
-                        "type": "array", "items": {"$ref": "#/components/schemas/PaperSummary"}}}}}})}},
+                "responses": _responses("SimilarPapers", 404)}},
             "/api/v1/suggest": {"get": {
                 "summary": "Autocomplete", "operationId": "suggest",
                 "parameters": [{"name": "q", "in": "query", "required": False,
@@ -252,13 +181,13 @@ def openapi_document() -> dict:
                 "responses": _responses(None, ok_content={
                     "application/x-bibtex": {"schema": {"type": "string"}},
                     "text/csv": {"schema": {"type": "string"}},
-                    "application/json": {"schema": {"type": "object"}}})}},
+                    "application/json": {"schema": {"$ref": REF.format(model="Exported")}}})}},
             "/api/v1/stats": {"get": {
                 "summary": "Papers per year, conference and topic of a search's result set", "operationId": "stats",
                 "parameters": [*SEARCH_PARAMS[:-2], {"name": "format", "in": "query", "required": False,
                                                     "schema": {"type": "string", "enum": list(STATS_FORMATS)}}],
                 "responses": _responses(None, ok_content={
-                    "application/json": {"schema": {"$ref": "#/components/schemas/Stats"}},
+                    "application/json": {"schema": {"$ref": REF.format(model="Stats")}},
                     "text/csv": {"schema": {"type": "string"}}})}},
             "/api/v1/venues/{slug}/{year}": {"get": {
                 "summary": "Venue statistics of a conference-year: records by status, acceptance rate",
@@ -272,16 +201,11 @@ def openapi_document() -> dict:
                 "summary": "Start a zero-downtime rebuild", "operationId": "startReindex",
                 "security": [{"bearer": []}],
                 "responses": {"202": {"description": "Queued", "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["task_id"], "properties": {
-                        "task_id": {"type": "string"}, "run_id": {"type": "string"},
-                        "status": {"type": "string"}, "status_url": {"type": "string"}}}}}},
+                    "$ref": REF.format(model="ReindexQueued")}}}},
                     **{k: v for k, v in _responses(None, 401, 409).items() if k != "200"}}}},
         },
         "components": {
-            "schemas": {"Error": ERROR, "Links": LINKS, "Topic": TOPIC, "Author": AUTHOR,
-                        "PaperSummary": PAPER_SUMMARY, "Hit": HIT, "Paper": PAPER, "FacetValue": FACET_VALUE,
-                        "SearchResponse": SEARCH_RESPONSE, "Suggestions": SUGGESTIONS, "Stats": STATS,
-                        "Venue": VENUE},
+            "schemas": components(),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
     }

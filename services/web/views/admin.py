@@ -7,64 +7,39 @@ Disabled (404) unless ``PAPERLIST_ADMIN_TOKEN`` is set; every call needs
 from __future__ import annotations
 
 import hmac
-import logging
 
-from celery import Celery
 from celery.exceptions import TimeoutError as CeleryTimeout
-from flask import Blueprint, abort, current_app, jsonify, request
-from kombu.exceptions import OperationalError
-from redis.exceptions import RedisError
-from werkzeug.exceptions import ServiceUnavailable
+from flask import Blueprint, abort, jsonify, request
 
 from services.search.errors import InvalidRequest
 
-from .errors import error_response
-from .redis_guard import redis_guard
-from .urls import absolute_url
+from .. import extensions
+from ..errors import error_response
+from ..policy import policy
+from ..urls import absolute_url
 
 bp = Blueprint("admin", __name__, url_prefix="/api/v1/admin")
 
 ANSWER_TIMEOUT = 1.5  # seconds a worker has to answer: within the 2 s any request may take, then 503
-BROKER_TIMEOUT = 1.0  # seconds to reach Redis before the admin API answers 503
-log = logging.getLogger(__name__)
-
-
-def _celery() -> Celery:
-    return current_app.extensions["paperlist.celery"]
+ADMIN = {"max_age": None, "cached_reads": False}  # never stored, never answered from the cache
 
 
 @bp.before_request
 def authenticate():
-    token = current_app.config["SETTINGS"].admin_token
+    token = extensions.settings().admin_token
     if not token:
         abort(404)
     given = request.headers.get("Authorization", "")
     if not given.startswith("Bearer ") or not hmac.compare_digest(given[7:].strip().encode(), token.encode()):
-        resp = jsonify({"error": {"code": "unauthorized", "message": "a valid bearer token is required"}})
-        resp.status_code = 401
-        resp.headers["WWW-Authenticate"] = 'Bearer realm="paperlist-admin"'
-        return resp
-    _require_broker()
-
-
-def _require_broker() -> None:
-    """Fail fast with a 503 when Redis (broker and results) is down or hung; Celery would retry for ~20 s."""
-    redis_guard().ping()  # short timeouts and a breaker (see .redis_guard); raises RedisUnavailable -> 503
-
-
-class BrokerUnavailable(ServiceUnavailable):
-    description = "The task queue (Redis) is unavailable; please retry shortly."
-
-
-@bp.errorhandler(OperationalError)
-@bp.errorhandler(RedisError)
-def broker_lost(exc: Exception):
-    """Redis went away during the call (after the check above): still a 503, not a 500."""
-    log.warning("admin API: Redis unavailable: %s", exc)
-    return error_response(503, BrokerUnavailable.description, headers={"Retry-After": "5"})
+        return error_response(401, "a valid bearer token is required",
+                              headers={"WWW-Authenticate": 'Bearer realm="paperlist-admin"'})
+    # Fail fast with a 503 when Redis (broker and results) is down or hung; Celery would retry
+    # for ~20 s. Redis going away later, during a call, is a 503 too (services.web.errors).
+    extensions.redis().ping()
 
 
 @bp.post("/reindex")
+@policy(**ADMIN)
 def start_reindex():
     body = request.get_json(silent=True) if request.data else {}
     if not isinstance(body, dict):
@@ -72,19 +47,17 @@ def start_reindex():
     from_sources = body.get("from_sources", False)
     if not isinstance(from_sources, bool):
         raise InvalidRequest("from_sources", "must be true or false")
-    settings = current_app.config["SETTINGS"]
+    settings = extensions.settings()
     try:
-        with redis_guard().guarded():
-            pending = _celery().send_task("paperlist.request_reindex",
+        with extensions.redis().guarded():
+            pending = extensions.celery().send_task("paperlist.request_reindex",
                                           kwargs={"alias": settings.index, "from_sources": from_sources},
                                           queue=settings.queue)
             answer = pending.get(timeout=ANSWER_TIMEOUT)
     except CeleryTimeout:
         answer = {"status": "pending", "task_id": pending.id}
     if answer.get("status") == "refused":
-        resp = jsonify({"error": {"code": "conflict", "message": answer.get("message", "")}})
-        resp.status_code = 409
-        return resp
+        return error_response(409, answer.get("message", ""))
     answer["status_url"] = absolute_url("admin.task", task_id=answer["task_id"])
     resp = jsonify(answer)
     resp.status_code = 202
@@ -92,11 +65,12 @@ def start_reindex():
 
 
 @bp.get("/reindex")
+@policy(**ADMIN)
 def reindex_state():
-    settings = current_app.config["SETTINGS"]
+    settings = extensions.settings()
     try:
-        with redis_guard().guarded():
-            pending = _celery().send_task("paperlist.reindex_status", kwargs={"alias": settings.index},
+        with extensions.redis().guarded():
+            pending = extensions.celery().send_task("paperlist.reindex_status", kwargs={"alias": settings.index},
                                           queue=settings.queue)
             return jsonify(pending.get(timeout=ANSWER_TIMEOUT) or {"phase": "none"})
     except CeleryTimeout:
@@ -104,9 +78,10 @@ def reindex_state():
 
 
 @bp.get("/tasks/<task_id>")
+@policy(**ADMIN)
 def task(task_id: str):
-    with redis_guard().guarded():
-        result = _celery().AsyncResult(task_id[:64])
+    with extensions.redis().guarded():
+        result = extensions.celery().AsyncResult(task_id[:64])
         payload = {"task_id": result.id, "state": result.state}
         if result.ready():
             payload["result"] = result.result if result.successful() else str(result.result)

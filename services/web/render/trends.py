@@ -1,4 +1,7 @@
-"""What results and conference pages show of the stats: charts, their tables, the links they apply."""
+"""What results and conference pages show of the stats: charts, their tables, the links they apply.
+
+Pure: the view asks the search layer for the numbers and passes them in.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from services.search import conferences, taxonomy
 from services.search.request import SearchRequest
 from services.search.stats import Trends, VenueYear
 
-from . import charts, pages
+from ..urls import url_with
+from . import charts
 
 TOP_TOPICS = 10  # rows of the topics-over-years grid
 
@@ -47,11 +51,8 @@ class TrendsView:
     filter_url: FilterLinks  # the search with these filters set (a bar, a cell, a table's number)
 
 
-def trends_view(req: SearchRequest, total: int) -> TrendsView | None:
-    """The charts of a results page; None for an empty result set (no request is made)."""
-    if not total:
-        return None
-    trends = pages.search_service().trends(req)
+def trends_view(req: SearchRequest, trends: Trends) -> TrendsView:
+    """The charts of a results page."""
     by_conference = {(c, y): n for c, y, n in trends.by_conference_year}
     by_topic = {(t, y): n for t, y, n in trends.by_topic_year}
     conference_totals: Counter[str] = Counter()
@@ -71,13 +72,12 @@ def trends_view(req: SearchRequest, total: int) -> TrendsView | None:
         {k: v for k, v in by_topic.items() if k[0] in topics}, topics, taxonomy.label,
         lambda t, y: filter_url(topic=t, year=y), lambda t: filter_url(topic=t),
         label="Topics over the years")
-    csv_url = pages.url_with(url_for("stats_api.stats"), req, format="csv", page=None)
+    csv_url = url_with(url_for("stats.stats"), req, format="csv", page=None)
     return TrendsView(trends, ordered, topics, by_conference, by_topic, bars, grid, csv_url, filter_url)
 
 
-def venue_context(slug: str, year: int | None = None) -> dict[str, Any]:
+def venue_context(slug: str, years: list[VenueYear], year: int | None = None) -> dict[str, Any]:
     """Venue statistics for a conference page (a chart across years) or a conference-year page."""
-    years = pages.search_service().venue_years(slug, year)
     if year is not None:
         return {"venue": years[0]} if years else {}
     return {"venue_years": years, "venue_chart": acceptance_chart(slug, years)} if years else {}

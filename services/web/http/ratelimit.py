@@ -3,15 +3,18 @@
 Every client address has one budget (``PAPERLIST_RATE_LIMIT``) in cost units: a page or a
 search costs 1, a deep page (past page 10, or a ``search_after`` cursor) and an export
 cost more, as Elasticsearch works harder for them. Autocomplete fires per keystroke and is
-cheap, so it has its own budget instead. Health, readiness, metrics and static files are
+cheap, so it has its own budget instead. Each view declares its cost and budget
+(:class:`~services.web.policy.Policy`); health, readiness, metrics and static files are
 never limited, nor are loopback clients (the operator, benchmarks, probes on the host:
 behind nginx the address is the real client's, see :mod:`.proxy`). When Redis is down the
 limits fail open: no limit rather than an error.
+
+flask-limiter checks in a before-request hook of its own, installed before the web's pair
+(:mod:`services.web.http`), so an answer served whole from the cache still counts.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import math
 import time
@@ -21,18 +24,19 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from services import redis_keys
+from services.search.request import whole_number
 from services.settings import Settings
 
-from .errors import error_response
+from .. import policy
+from ..errors import error_response
+from ..policy import Cost, Limit
+from .proxy import is_loopback
 
-EXEMPT_PATHS = ("/healthz", "/readyz", "/metrics")
-SUGGEST = "api.suggest"
-EXPORT = "api.export"
 DEEP_PAGE = 10  # pages past this one cost ``rate_limit_deep_cost``
 REDIS_TIMEOUT = 0.25  # seconds: a hung Redis must not hold requests (it fails open)
 
 
-def register(app: Flask) -> None:
+def install(app: Flask) -> Limiter:
     settings: Settings = app.config["SETTINGS"]
     limiter = Limiter(
         get_remote_address,  # the client's address, as ProxyFix leaves it (see .proxy)
@@ -44,9 +48,9 @@ def register(app: Flask) -> None:
         strategy="fixed-window",
         application_limits=[settings.rate_limit],
         application_limits_cost=_cost,
-        application_limits_exempt_when=lambda: request.endpoint == SUGGEST,
-        default_limits=[settings.rate_limit_suggest],
-        default_limits_exempt_when=lambda: request.endpoint != SUGGEST,
+        application_limits_exempt_when=lambda: policy.current().limit is not Limit.SHARED,
+        default_limits=[settings.rate_limit_suggest],  # the budget of views with a budget of their own
+        default_limits_exempt_when=lambda: policy.current().limit is not Limit.OWN,
         headers_enabled=False,  # per-client headers have no place in publicly cached answers
         swallow_errors=True,    # fail open: Redis down means no limit, not a 500
     )
@@ -86,27 +90,19 @@ _QUIET = _OncePerMinute()
 
 
 def _exempt() -> bool:
-    return (request.method == "OPTIONS" or request.path.startswith(EXEMPT_PATHS)
-            or _is_loopback(request.remote_addr or ""))
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
+    return (request.method == "OPTIONS" or policy.current().limit is Limit.NONE
+            or is_loopback(request.remote_addr))
 
 
 def _cost() -> int:
-    """What the request costs from the client's budget."""
+    """What the request costs from the client's budget (its view's :class:`~services.web.policy.Cost`)."""
     settings: Settings = current_app.config["SETTINGS"]
     if request.method == "HEAD":
         return 1  # HEAD does no export or search work beyond validation
-    if request.endpoint == EXPORT:
+    if policy.current().cost is Cost.EXPORT:
         return settings.rate_limit_export_cost
-    page = request.args.get("page", "1")
-    if "search_after" in request.args or (page.isascii() and page.isdigit() and len(page) < 9
-                                          and int(page) > DEEP_PAGE):
+    page = whole_number(request.args.get("page", "1"))
+    if "search_after" in request.args or (page is not None and page > DEEP_PAGE):
         return settings.rate_limit_deep_cost
     return 1
 
