@@ -195,6 +195,24 @@ def test_a_miss_goes_out_gzipped_too_with_the_tag_of_the_hits_after_it(client):
     assert again.status_code == 304
 
 
+def test_stats_and_venues_are_kept_whole_but_a_csv_never_is(client):
+    """The whole-answer cache once listed "api.stats" and "api.venue", endpoints that never existed."""
+    gz = {"Accept-Encoding": "gzip"}
+    q = {"q": f"graph {uuid.uuid4().hex[:6]}"}
+    for path, query in (("/api/v1/stats", q), ("/api/v1/venues/iclr/2018", {"x": uuid.uuid4().hex[:6]})):
+        miss = client.get(path, query_string=query, headers=gz)
+        hit = client.get(path, query_string=query, headers=gz)
+        assert miss.status_code == hit.status_code == 200, path
+        # Only the whole-answer cache gzips, on the request that keeps the answer and on its hits.
+        assert miss.headers.get("Content-Encoding") == hit.headers.get("Content-Encoding") == "gzip", path
+        assert hit.headers["X-Cache"] == "hit" and miss.headers["ETag"] == hit.headers["ETag"], path
+        assert json.loads(gzip.decompress(hit.get_data())) == json.loads(gzip.decompress(miss.get_data()))
+    for _ in range(2):
+        csv = client.get("/api/v1/stats", query_string={**q, "format": "csv"}, headers=gz)
+        assert csv.mimetype == "text/csv" and "Content-Encoding" not in csv.headers
+        assert csv.get_data(as_text=True).startswith("breakdown,value,year,count")
+
+
 def _counter(text: str, name: str) -> float:
     match = re.search(rf"^{name} ([0-9.e+]+)$", text, re.M)
     assert match, f"{name} missing from /metrics"

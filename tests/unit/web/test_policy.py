@@ -28,7 +28,7 @@ def test_the_declarations_say_what_the_tables_used_to(app):
     assert _policy(app, "api.openapi").max_age == 3600
     assert _policy(app, "api.export").cost is Cost.EXPORT
     assert {e for e in app.view_functions if e != STATIC_ENDPOINT and _policy(app, e).whole_answer} >= {
-        "api.search", "api.suggest", "api.paper", "api.similar"}
+        "api.search", "api.suggest", "api.paper", "api.similar", "stats.stats", "stats.venue"}
     for endpoint in ("ops.healthz", "ops.readyz", "ops.scrape"):
         assert _policy(app, endpoint).limit is Limit.NONE and _policy(app, endpoint).max_age is None
     admin = [e for e in app.view_functions if e.startswith("admin.")]
