@@ -1,9 +1,9 @@
 """The boundary between the search layer and Elasticsearch: exceptions, deadlines, the breaker.
 
-Every call :class:`services.search.service.PaperSearch` makes goes through
+Every entry point of :class:`services.search.service.PaperSearch` goes through
 :func:`translating`: Elasticsearch's exceptions become :mod:`.errors`' (the only ones
-callers such as the web map), each call gets its share of the request's time budget, and
-a circuit breaker fails fast while Elasticsearch is down.
+callers such as the web map) and a circuit breaker fails fast while Elasticsearch is
+down; each search it sends gets its share of the request's time budget (:class:`Deadlines`).
 """
 
 from __future__ import annotations

@@ -64,6 +64,8 @@ def install(app: Flask) -> Limiter:
         return error_response(429, f"Too many requests from your address; retry in {retry} s.", "rate_limited",
                               headers={"Retry-After": str(retry)})
 
+    return limiter
+
 
 class _OncePerMinute(logging.Filter):
     """While Redis is down every request fails to count: one warning a minute says so, not a traceback each."""
