@@ -23,7 +23,8 @@ Iri = Annotated[str, WithJsonSchema({"type": "string", "format": "iri"})]
 
 
 class Answer(BaseModel):
-    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+    # A key an answer builder passes that its model does not declare is an error, never dropped.
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
 
 
 class ErrorDetail(Answer):
@@ -187,7 +188,7 @@ class Exported(Answer):
 class ReindexQueued(Answer):
     """What the worker answers, relayed (it may add keys); the task id is always there."""
 
-    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+    model_config = ConfigDict(extra="allow", json_schema_serialization_defaults_required=False)
 
     task_id: str
     run_id: str | None = None
