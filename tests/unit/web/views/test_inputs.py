@@ -47,3 +47,12 @@ def test_a_format_from_its_table(app):
         assert inputs.one_of("format", ("csv", "json"), "json", blank_is_default=True) == "json"
         with pytest.raises(InvalidRequest):
             inputs.one_of("format", ("csv", "json"), "json")
+
+
+def test_one_digit_rule_for_every_number():
+    from services.search.limits import MAX_WINDOW
+    from services.search.request import whole_number
+
+    assert whole_number("007") == 7 and whole_number("0") == 0
+    assert all(whole_number(text) is None for text in ("٢", "²", "1_0", "+1", " 1", "", "1.0", "１０"))
+    assert whole_number("9" * 5000) > MAX_WINDOW  # read without converting 5,000 digits
