@@ -25,6 +25,7 @@ from harness import save
 from known_cases import CLASSES, Case, Score, Target, TitleIndex, cases, rank_of
 
 from services.search.model import HIDDEN_STATUSES
+from services.search.client import make_client
 from services.settings import load_settings
 from services.web.app import create_app
 
@@ -99,7 +100,7 @@ def main() -> None:
     settings = load_settings(**overrides)
     app = create_app(settings)
     logging.getLogger("paperlist.access").setLevel(logging.WARNING)
-    es = app.extensions["paperlist.search"].es
+    es = make_client(settings)
     docs = visible_papers(es, settings.index)
     result = evaluate(app.test_client(), docs, classes=args.classes or CLASSES, modes=args.mode or ["lexical"],
                       n=args.n, seed=args.seed, scopes=args.scopes)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from harness import BenchWorker, bench_settings, drop, ensure_stores, percentiles, save
 from services.search.semantic import embedder
+from services.web import extensions
 from services.web.app import create_app
 
 NEIGHBOURS = 10
@@ -98,7 +99,7 @@ def main() -> None:
     if args.ingest:
         result["ingest"] = ingest(settings, args.ingest)
     app = create_app(settings)
-    service = app.extensions["paperlist.search"]
+    service = extensions.reads(app).service  # the PaperSearch behind the cache (more_like_this is no web read)
     es = service.es
     pool = known_area(args.conference)
     try:

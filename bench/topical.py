@@ -19,6 +19,7 @@ import random
 from harness import save
 
 from services.search.model import title_key
+from services.search.client import make_client
 from services.settings import load_settings
 from services.web.app import create_app
 
@@ -75,7 +76,7 @@ def main() -> None:
     settings = load_settings(**overrides)
     app = create_app(settings)
     logging.getLogger("paperlist.access").setLevel(logging.WARNING)
-    es = app.extensions["paperlist.search"].es
+    es = make_client(settings)
     queries = keyword_queries(es, settings.index, args.n, args.seed)
     result = {"index": settings.index, "seed": args.seed, "examples": queries[:10], "modes": {}}
     client = app.test_client()

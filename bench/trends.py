@@ -21,12 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from services.search.client import make_client  # noqa: E402
 from services.search.request import parse_request  # noqa: E402
 from services.search.search_body import build_search  # noqa: E402
 from services.search.stats import trends_body  # noqa: E402
 from services.settings import load_settings  # noqa: E402
-from services.web import trends  # noqa: E402
 from services.web.app import create_app  # noqa: E402
+from services.web.views import pages  # noqa: E402
 
 WORDS = ("learning", "diffusion models", "graph", "robot", "transformer", "reinforcement learning", "3d",
          "language", "detection", "optimization", "", "causal", "segmentation", "privacy", "kernel")
@@ -46,9 +47,9 @@ def main() -> int:
     settings = load_settings(**({"PAPERLIST_INDEX": args.index} if args.index else {}))
     app = create_app(settings)
     client = app.test_client()
-    service = app.extensions["paperlist.search"]
+    es = make_client(settings)
     rng = random.Random(7)
-    with_chart = trends.trends_view
+    with_chart = pages.trends_of
     off = lambda req, total: None  # noqa: E731
     times: dict[str, list[float]] = {"page_with_chart_ms": [], "page_without_chart_ms": [],
                                      "es_search_took_ms": [], "es_stats_took_ms": []}
@@ -59,15 +60,15 @@ def main() -> int:
         req = parse_request({k: [v] for k, v in params.items()})
         order = [True, False] if i % 2 else [False, True]
         for chart in order:
-            trends.trends_view = with_chart if chart else off
+            pages.trends_of = with_chart if chart else off
             started = time.perf_counter()
             resp = client.get("/search", query_string=params)
             elapsed = (time.perf_counter() - started) * 1000
             assert resp.status_code == 200, resp.status_code
             times["page_with_chart_ms" if chart else "page_without_chart_ms"].append(elapsed)
-        trends.trends_view = with_chart
-        times["es_search_took_ms"].append(service._send(build_search(req))["took"])
-        times["es_stats_took_ms"].append(service._send(trends_body(req))["took"])
+        pages.trends_of = with_chart
+        times["es_search_took_ms"].append(es.search(index=settings.index, **build_search(req))["took"])
+        times["es_stats_took_ms"].append(es.search(index=settings.index, **trends_body(req))["took"])
     summary = {name: {"p50": round(statistics.median(v), 1), "p90": round(_pct(v, 0.9), 1)}
                for name, v in times.items()}
     added = [a - b for a, b in zip(times["page_with_chart_ms"], times["page_without_chart_ms"], strict=True)]

@@ -39,7 +39,7 @@ graceful_timeout = 15
 keepalive = 20
 max_requests = 5000
 max_requests_jitter = 500
-accesslog = None  # the app logs one JSON line per request, with its request id (services/web/request_log.py)
+accesslog = None  # the app logs one JSON line per request, with its request id (services/web/http/access_log.py)
 errorlog = "-"
 # nginx is the only client: trust its X-Forwarded-* (loopback locally, the compose network in Docker).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     home: Path = Field(PROJECT_ROOT, alias="PAPERLIST_HOME")
     sample_dir: Path = Field(PROJECT_ROOT / "data" / "sample", alias="PAPERLIST_SAMPLE")
     corpus_dir: Path = Field(PROJECT_ROOT.parent / "shared" / "data" / "paperlists", alias="PAPERLIST_CORPUS")
-    # Result cache in Redis in front of Elasticsearch (see services/web/result_cache.py).
+    # Result cache in Redis in front of Elasticsearch (see services/web/cache/).
     cache_enabled: bool = Field(True, alias="PAPERLIST_CACHE")
     cache_ttl: int = Field(600, alias="PAPERLIST_CACHE_TTL", ge=1, le=7 * 24 * 3600)
     cache_stale_ttl: int = Field(24 * 3600, alias="PAPERLIST_CACHE_STALE_TTL", ge=0, le=30 * 24 * 3600)

@@ -221,6 +221,22 @@ def live_server(app):
     server.shutdown()
 
 
+@pytest.fixture
+def fake_reads():
+    """The search layer in memory (tests/fake_reads.py): web tests without Elasticsearch or Redis."""
+    from fake_reads import FakeReads
+
+    return FakeReads()
+
+
+@pytest.fixture
+def fake_client(fake_reads):
+    """A client of the real app over :func:`fake_reads`."""
+    from fake_reads import fake_app
+
+    return fake_app(fake_reads).test_client()
+
+
 def corpus_dir() -> Path | None:
     """The full shared corpus, when this checkout sits next to it."""
     path = load_settings().corpus_dir

@@ -21,6 +21,7 @@ import redis
 from celery import Celery
 from elasticsearch import Elasticsearch
 
+from services import redis_keys
 from services.search import indices
 from services.search.prominence import scale_key
 from services.settings import Settings
@@ -325,5 +326,5 @@ class Ingest:
 
 def ensure_index(settings: Settings, es: Elasticsearch, client: redis.Redis, alias: str) -> str:
     """The alias and its first index, created under a lock so two ingests cannot race."""
-    with client.lock(f"paperlist:lock:create:{alias}", timeout=60, blocking_timeout=60):
+    with client.lock(redis_keys.create_lock(alias), timeout=60, blocking_timeout=60):
         return indices.ensure_alias(es, alias, shards=settings.shards, replicas=settings.replicas)

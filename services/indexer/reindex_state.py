@@ -10,6 +10,8 @@ import time
 
 import redis
 
+from services import redis_keys
+
 LOCK_TTL = 60
 HEARTBEAT = 10
 
@@ -23,10 +25,10 @@ class ReindexState:
 
     def __init__(self, client: redis.Redis, alias: str):
         self.redis = client
-        self.key = f"paperlist:reindex:{alias}"
-        self.lock_key = f"paperlist:lock:reindex:{alias}"
-        self.building_key = f"paperlist:reindex:{alias}:building"
-        self.retired_key = f"paperlist:reindex:{alias}:retired"
+        self.key = redis_keys.reindex(alias)
+        self.lock_key = redis_keys.reindex_lock(alias)
+        self.building_key = redis_keys.reindex_building(alias)
+        self.retired_key = redis_keys.reindex_retired(alias)
 
     def load(self) -> dict:
         raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key).items()}

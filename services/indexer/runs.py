@@ -15,12 +15,13 @@ from dataclasses import dataclass
 
 import redis
 
+from services import redis_keys
+
 RUN_TTL = 7 * 24 * 3600
 COUNTERS = ("read", "indexed", "unchanged", "rejected")
-# Lifetime totals over every run (finished batches only), read by the web's /metrics.
-INGEST_TOTALS_KEY = "paperlist:ingest:totals"
 
-# KEYS: run hash, done set, rejects list, lifetime totals. ARGV: batch id, n counter pairs..., then rejects.
+# KEYS: run hash, done set, rejects list, lifetime totals over every run (redis_keys.INGEST_TOTALS,
+# finished batches only, read by the web's /metrics). ARGV: batch id, n counter pairs..., then rejects.
 _FINISH_BATCH = """
 if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
 local n = tonumber(ARGV[2])
@@ -60,12 +61,12 @@ class RunCounts:
 
 
 class IngestRun:
-    """Redis keys of one run: ``paperlist:run:<id>`` (counters), ``…:done``, ``…:rejects``, leases."""
+    """One run's Redis keys (:mod:`services.redis_keys`): counters, done batches, rejects, leases."""
 
     def __init__(self, client: redis.Redis, run_id: str):
         self.redis = client
         self.run_id = run_id
-        self.key = f"paperlist:run:{run_id}"
+        self.key = redis_keys.run(run_id)
         self._finish = client.register_script(_FINISH_BATCH)  # sent once, then run by its SHA
 
     def start(self, alias: str, sources: Iterable[str]) -> None:
@@ -84,11 +85,12 @@ class IngestRun:
         """Record a batch's outcome once; False when it had already been recorded."""
         pairs = [x for name, value in counts.items() if value for x in (name, value)]
         args = [batch_id, len(pairs) // 2, *pairs, *(json.dumps(r, ensure_ascii=False) for r in rejects)]
-        return bool(self._finish(keys=[self.key, f"{self.key}:done", f"{self.key}:rejects", INGEST_TOTALS_KEY], args=args))
+        return bool(self._finish(keys=[self.key, redis_keys.run_done(self.run_id), redis_keys.run_rejects(self.run_id),
+                                         redis_keys.INGEST_TOTALS], args=args))
 
     def lease(self, batch_id: str, seconds: int) -> None:
         """A worker holds the batch; an expired lease on an unfinished batch means it was lost."""
-        self.redis.set(f"{self.key}:lease:{batch_id}", "1", ex=seconds)
+        self.redis.set(redis_keys.run_lease(self.run_id, batch_id), "1", ex=seconds)
 
     @contextmanager
     def hold(self, batch_id: str, seconds: int) -> Iterator[None]:
@@ -117,31 +119,31 @@ class IngestRun:
 
     def note_failure(self, batch_id: str, reason: str) -> None:
         """A batch that failed for good in a worker; the ingest command retries or gives it up."""
-        self.redis.hset(f"{self.key}:failed", batch_id, reason[:500])
-        self.redis.expire(f"{self.key}:failed", RUN_TTL)
+        self.redis.hset(redis_keys.run_failed(self.run_id), batch_id, reason[:500])
+        self.redis.expire(redis_keys.run_failed(self.run_id), RUN_TTL)
 
     def failed_batches(self) -> dict[str, str]:
-        return {k.decode(): v.decode() for k, v in self.redis.hgetall(f"{self.key}:failed").items()}
+        return {k.decode(): v.decode() for k, v in self.redis.hgetall(redis_keys.run_failed(self.run_id)).items()}
 
     def clear_failure(self, batch_id: str) -> None:
-        self.redis.hdel(f"{self.key}:failed", batch_id)
+        self.redis.hdel(redis_keys.run_failed(self.run_id), batch_id)
 
     def leased(self, batch_id: str) -> bool:
-        return bool(self.redis.exists(f"{self.key}:lease:{batch_id}"))
+        return bool(self.redis.exists(redis_keys.run_lease(self.run_id, batch_id)))
 
     def done_batches(self) -> set[str]:
-        return {b.decode() for b in self.redis.smembers(f"{self.key}:done")}
+        return {b.decode() for b in self.redis.smembers(redis_keys.run_done(self.run_id))}
 
     def counts(self) -> RunCounts:
         raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key).items()}
         return RunCounts(
             **{name: int(raw.get(name, 0)) for name in COUNTERS},
             batches=int(raw.get("batches", 0)),
-            batches_done=int(self.redis.scard(f"{self.key}:done")),
+            batches_done=int(self.redis.scard(redis_keys.run_done(self.run_id))),
         )
 
     def rejects(self) -> Iterable[dict]:
-        key, start = f"{self.key}:rejects", 0
+        key, start = redis_keys.run_rejects(self.run_id), 0
         while True:
             chunk = self.redis.lrange(key, start, start + 999)
             if not chunk:

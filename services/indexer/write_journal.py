@@ -19,6 +19,8 @@ from contextlib import contextmanager
 
 import redis
 
+from services import redis_keys
+
 JOURNAL_RETENTION = 3 * 24 * 3600
 
 
@@ -34,7 +36,7 @@ def redis_time(client: redis.Redis) -> float:
 class WriteJournal:
     def __init__(self, client: redis.Redis, alias: str):
         self.redis = client
-        self.key = f"paperlist:journal:{alias}"
+        self.key = redis_keys.journal(alias)
 
     def record(self, ids: Iterable[str]) -> None:
         ids = list(ids)
@@ -53,8 +55,8 @@ class WriteJournal:
 class WriteGate:
     def __init__(self, client: redis.Redis, alias: str):
         self.redis = client
-        self.paused_key = f"paperlist:writes-paused:{alias}"
-        self.writers_key = f"paperlist:writers:{alias}"
+        self.paused_key = redis_keys.writes_paused(alias)
+        self.writers_key = redis_keys.writers(alias)
 
     @contextmanager
     def writing(self, lease_seconds: int = 300) -> Iterator[None]:

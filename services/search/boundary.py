@@ -1,9 +1,9 @@
 """The boundary between the search layer and Elasticsearch: exceptions, deadlines, the breaker.
 
-Every call :class:`services.search.service.PaperSearch` makes goes through
+Every entry point of :class:`services.search.service.PaperSearch` goes through
 :func:`translating`: Elasticsearch's exceptions become :mod:`.errors`' (the only ones
-callers such as the web map), each call gets its share of the request's time budget, and
-a circuit breaker fails fast while Elasticsearch is down.
+callers such as the web map) and a circuit breaker fails fast while Elasticsearch is
+down; each search it sends gets its share of the request's time budget (:class:`Deadlines`).
 """
 
 from __future__ import annotations
@@ -86,11 +86,27 @@ def breaker_guard(breaker: CircuitBreaker) -> Iterator[None]:
         raise unavailable from exc
 
 
+# Set while an entry point runs: an entry point it calls is part of the same call.
+_ENTERED: ContextVar[bool] = ContextVar("paperlist_search_entered", default=False)
+
+
 def translating(method: Callable[..., T]) -> Callable[..., T]:
+    """Make ``method`` an entry point: admitted by the breaker, its failures translated and counted.
+
+    An entry point called from another (``similar`` falling back to ``more_like_this``) runs
+    inside its caller's admission: one failure counts once, and a half-open breaker's probe
+    is the whole call, not refused half-way.
+    """
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> T:
-        with breaker_guard(self.breaker) if self.breaker else nullcontext(), translated():
+        if _ENTERED.get():
             return method(self, *args, **kwargs)
+        entered = _ENTERED.set(True)
+        try:
+            with breaker_guard(self.breaker) if self.breaker else nullcontext(), translated():
+                return method(self, *args, **kwargs)
+        finally:
+            _ENTERED.reset(entered)
     return wrapper
 
 

@@ -1,4 +1,5 @@
-"""What the browse pages and autocomplete show: typed results of :class:`~.service.PaperSearch`."""
+"""What the browse pages show (front page, conference and author pages): typed answers of
+:class:`~.service.PaperSearch`, and which conference-year the front page leads with."""
 
 from __future__ import annotations
 
@@ -7,26 +8,6 @@ from dataclasses import dataclass, field
 from . import conferences
 from .limits import NEWEST_MIN_PAPERS
 from .model import Paper
-
-SUGGESTION_KINDS = ("title", "author", "topic", "conference")
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
-
-    kind: str  # one of SUGGESTION_KINDS
-    text: str
-    key: str
-    detail: str = ""  # what tells two alike apart: a title's venue and year
-
-
-@dataclass(frozen=True)
-class Exported:
-    """An export: the first papers of a result set and how many the set holds."""
-
-    papers: list[Paper]
-    total: int
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 Writers bump it (an ingest batch that wrote something, an alias swap, a rollback); readers
 put it in their cache keys, so a change to the data is visible on the next request.
-The key names live here and nowhere else.
+Its key names are in :mod:`services.redis_keys`, with every other Redis key.
 
 A bump also opens a short *settling* window: documents written by a bulk request become
 searchable only at the index's next refresh (``refresh_interval`` 1 s, see
@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import redis
 
+from services import redis_keys
+
 SETTLE_MS = 2500  # > refresh_interval (1 s) plus a slow refresh
 
 
 def generation_key(alias: str) -> str:
-    return f"paperlist:generation:{alias}"
+    return redis_keys.generation(alias)
 
 
 def settling_key(alias: str) -> str:
-    return f"paperlist:generation:{alias}:settling"
+    return redis_keys.settling(alias)
 
 
 def bump_generation(client: redis.Redis, alias: str) -> int:

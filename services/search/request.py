@@ -154,14 +154,27 @@ def _counted(raw: Sequence[str] | None, facets: FacetRegistry) -> tuple[str, ...
 
 
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: int() also takes "1_0", "+1", " 1" and "٢"
+_HUGE = 10**18  # what a number of more digits reads as: beyond every limit, never a long conversion
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as the API reads a number (ASCII digits only, no sign, blank or "_"), else None.
+
+    The one digit rule of every parameter (``page``, ``page_size``) wherever it is read.
+    """
+    if not _DIGITS.fullmatch(text):
+        return None
+    digits = text.lstrip("0")
+    return int(digits or "0") if len(digits) <= 18 else _HUGE
 
 
 def _integer(name: str, value: str, lo: int, hi: int) -> int:
-    if not _DIGITS.fullmatch(value):
+    number = whole_number(value)
+    if number is None:
         raise InvalidRequest(name, f"'{value[:40]}' is not a whole number (digits 0-9 only)")
-    if len(value.lstrip("0")) > len(str(hi)) or not lo <= int(value) <= hi:
+    if not lo <= number <= hi:
         raise InvalidRequest(name, f"must be between {lo} and {hi:,}")
-    return int(value)
+    return number
 
 
 def encode_cursor(sort: str, sort_values: Sequence) -> str:

@@ -1,6 +1,8 @@
 """Read-side operations on the index: search, one paper, similar papers, suggestions, browse data.
 
-The web calls these and never builds Elasticsearch bodies itself.
+:class:`PaperSearch` implements :class:`~.reads.SearchReads`, what the web calls; the web
+never builds Elasticsearch bodies itself. Every public method is an entry point
+(:func:`~.boundary.translating`) and every search goes through :meth:`PaperSearch._search`.
 """
 
 from __future__ import annotations
@@ -14,32 +16,18 @@ from typing import Any
 from elasticsearch import Elasticsearch, NotFoundError
 
 from . import authors, conferences, taxonomy
-from .boundary import (  # noqa: F401 - the web builds its PaperSearch with these
-    BudgetSpent,
-    Deadlines,
-    search_breaker,
-    start_deadline,
-    translated,
-    translating,
-)
+from .boundary import Deadlines, translating
 from .breaker import CircuitBreaker
-from .browse import (  # noqa: F401 - PaperSearch's answers, imported from here by callers
-    SUGGESTION_KINDS,
-    AuthorProfile,
-    ConferenceSummary,
-    Exported,
-    Overview,
-    Suggestion,
-    newest_conference_year,
-)
+from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year
 from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
 from .errors import SearchOverloaded
 from .facets import FACETS
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
 from .name_keys import author_key
-from .request import SearchRequest
 from .corrections import hint, keep_case, use_correction
+from .reads import Exported, Suggestion
+from .request import SearchRequest
 from .results import SearchResults, shape, suggestion
 from .search_body import build_search, build_suggest
 from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
@@ -75,6 +63,8 @@ class PaperSearch:
         return self.es.options(request_timeout=self.deadlines.left(self.deadlines.call)) if self.deadlines else self.es
 
     def _search(self, **kwargs: Any) -> Any:
+        """Every search this class sends: its share of the request's deadline, a server-side
+        timeout, and never a partial answer (reads by id go through :attr:`_es`, with the deadline)."""
         if not self.deadlines:
             return self.es.search(index=self.alias, **kwargs)
         timeout = self.deadlines.left(self.deadlines.call)
@@ -128,23 +118,23 @@ class PaperSearch:
     @translating
     def trends(self, req: SearchRequest) -> Trends:
         """Per-year, per-conference and per-topic counts of exactly the hits of ``req``."""
-        return shape_trends(aggregate(self._send, lambda buckets: trends_body(req, buckets)))
+        return shape_trends(aggregate(self._aggregate, lambda buckets: trends_body(req, buckets)))
 
     @translating
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
         """Venue statistics of a conference's years (or one year), oldest first; [] when none."""
-        return shape_venue(conference, aggregate(self._send, lambda buckets: venue_body(conference, year, buckets)))
+        return shape_venue(conference, aggregate(self._aggregate, lambda buckets: venue_body(conference, year, buckets)))
 
     @translating
     def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
         """A page of the result set with each paper's index time (ISO 8601, when recorded)."""
         body = build_search(req, facets=False, highlight=False, source=[*SUMMARY_FIELDS, "indexed_at"])
         body.pop("suggest", None)
-        hits = self._send(body)["hits"]["hits"]
+        hits = self._search(**body)["hits"]["hits"]
         return [(from_source(h["_source"]), h["_source"].get("indexed_at")) for h in hits]
 
-    def _send(self, body: dict[str, Any]) -> dict[str, Any]:
-        return self.es.search(index=self.alias, **body).body
+    def _aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self._search(**body).body
 
     @translating
     def paper(self, paper_id: str) -> Paper | None:

@@ -1,21 +1,30 @@
-"""Errors as users should see them: JSON on API routes, a page elsewhere, never a traceback."""
+"""Errors as users should see them: the one error envelope, and the handlers that use it.
+
+``{"error": {"code", "message"}}`` on API paths (and wherever a view asks for JSON), a page
+elsewhere; never a traceback. Every handler is here but the rate limiter's 429
+(:mod:`.http.ratelimit`, which knows when the client's window resets).
+"""
 
 from __future__ import annotations
 
 import logging
 
 from flask import Flask, jsonify, make_response, render_template, request
+from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
 from services.search.errors import BadQuery, InvalidRequest, SearchError
 
 from .redis_guard import RedisUnavailable
+from .urls import is_api_path
 
 log = logging.getLogger(__name__)
 
-MESSAGES = {
+CODES = {
     400: "bad_request",
     401: "unauthorized",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
@@ -26,13 +35,11 @@ MESSAGES = {
 }
 
 
-def is_api() -> bool:
-    return request.path.startswith("/api/")
-
-
-def error_response(status: int, message: str, code: str | None = None, headers: dict | None = None):
-    code = code or MESSAGES.get(status, "error")
-    if is_api():
+def error_response(status: int, message: str, code: str | None = None, headers: dict | None = None, *,
+                   as_json: bool | None = None):
+    """The error answer: JSON on API paths (or when ``as_json``), the error page elsewhere; never cached."""
+    code = code or CODES.get(status, "error")
+    if is_api_path(request.path) if as_json is None else as_json:
         resp = jsonify({"error": {"code": code, "message": message}})
     else:
         resp = make_response(render_template("error.html", status=status, message=message))
@@ -43,7 +50,7 @@ def error_response(status: int, message: str, code: str | None = None, headers: 
     return resp
 
 
-def register(app: Flask) -> None:
+def install(app: Flask) -> None:
     @app.errorhandler(InvalidRequest)
     def invalid(exc: InvalidRequest):
         return error_response(400, str(exc), "invalid_parameter")
@@ -59,6 +66,13 @@ def register(app: Flask) -> None:
     def redis_unavailable(exc: RedisUnavailable):
         log.warning("Redis unavailable on %s: %s", request.path, exc)
         return error_response(503, exc.message, headers={"Retry-After": str(exc.retry_after)})
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(RedisError)
+    def redis_lost(exc: Exception):
+        """Redis (or the Celery broker on it) went away in the middle of a call: still a 503."""
+        log.warning("Redis unavailable during %s: %s", request.path, exc)
+        return error_response(503, RedisUnavailable.message, headers={"Retry-After": "5"})
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

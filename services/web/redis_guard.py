@@ -1,11 +1,13 @@
-"""Redis from the web, guarded: short socket timeouts, no retries, and a circuit breaker.
+"""The web's one Redis client, guarded: short socket timeouts, no retries, and a circuit breaker.
 
-Why: the web's Redis uses (result cache, rate limiter, admin's Celery broker) are
-optional or secondary; a dead or hung Redis must cost a request milliseconds, not the
-client library's default retries. Adopt it with ``redis_guard()`` inside a request:
-``with redis_guard().guarded(): ...`` or ``redis_guard().call(fn, ...)`` turns every
-connection failure (and an open breaker) into :class:`RedisUnavailable`; callers decide
-whether that is a 503 (admin) or a fail-open (cache, rate limiter).
+Why: the web's Redis uses (the result cache, the indexer's figures on ``/metrics``, the
+admin API's broker check) are optional or secondary; a dead or hung Redis must cost a
+request milliseconds, not the client library's default retries, and after a few failures
+none at all until the breaker's cool-down. One client and one breaker for all of them,
+so they agree on whether Redis is up. ``with extensions.redis().guarded() as client: ...``
+turns every connection failure (and an open breaker) into :class:`RedisUnavailable`;
+callers decide whether that is a 503 (admin) or a fail-open (cache, metrics). The rate
+limiter's storage is flask-limiter's own client, with the same short timeouts.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import redis
-from flask import Flask, current_app
 from kombu.exceptions import OperationalError as BrokerError
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -24,7 +25,8 @@ from redis.retry import Retry
 from services.search.breaker import CircuitBreaker, CircuitOpen
 from services.settings import Settings
 
-# Seconds to connect or to wait for a Redis answer; a healthy local Redis answers in < 1 ms.
+# Seconds to connect or to wait for a Redis answer (PAPERLIST_CACHE_TIMEOUT_MS is the web's own);
+# a healthy local Redis answers in < 1 ms.
 SOCKET_TIMEOUT = 0.25
 _OUTAGES = (redis.ConnectionError, redis.TimeoutError, BrokerError, OSError)
 T = TypeVar("T")
@@ -71,15 +73,9 @@ class RedisGuard:
             client.ping()
 
 
-def install(app: Flask, settings: Settings) -> RedisGuard:
-    guard = RedisGuard(settings.redis_url, failures=settings.breaker_failures,
-                       cooldown=settings.breaker_cooldown)
-    app.extensions["paperlist.redis"] = guard
-    return guard
-
-
-def redis_guard() -> RedisGuard:
-    return current_app.extensions["paperlist.redis"]
+def from_settings(settings: Settings) -> RedisGuard:
+    return RedisGuard(settings.redis_url, failures=settings.breaker_failures, cooldown=settings.breaker_cooldown,
+                      timeout=settings.cache_timeout_ms / 1000)
 
 
 def celery_timeouts(timeout: float = 1.0) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import uuid
 import pytest
 
 from conftest import SAMPLE
+from services import redis_keys
 from services.indexer.ingest import MAX_SENDS, Ingest
 from services.indexer.reindex import Rebuild, ReindexError, ReindexState, replay, request_reindex
 from services.indexer.runs import IngestRun
@@ -50,7 +51,7 @@ def reindex_keys(redis_client, alias):
 def test_batch_failing_every_time_is_given_up_and_its_records_rejected(settings, celery_app, es, redis_client,
                                                                        worker, alias, tmp_path):
     """Every attempt fails (the write journal's key is broken): bounded attempts, then rejects, not hours."""
-    journal = f"paperlist:journal:{alias}"
+    journal = redis_keys.journal(alias)
     redis_client.set(journal, "not a sorted set", ex=600)  # ZADD answers WRONGTYPE, not retryable
     path = tmp_path / "demo" / "demo2020.json"
     path.parent.mkdir()

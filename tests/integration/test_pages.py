@@ -14,7 +14,7 @@ import pytest
 from pagecheck import ClientSite, CountReport, check_author, check_conference_year, crawl
 
 from services.search.limits import EXPORT_LIMIT
-from services.web.textfilters import SEARCH_EXAMPLE
+from services.web.render.textfilters import SEARCH_EXAMPLE
 
 pytestmark = pytest.mark.integration
 
@@ -212,13 +212,16 @@ class _SimilarTimesOut:
 
 
 def test_paper_page_is_served_without_similar_papers_when_their_search_fails(client, monkeypatch):
-    from services.web import pages
+    from services.web import extensions
 
     hit = client.get("/api/v1/search", query_string={"q": "learning"}).get_json()["hits"][0]
     assert "Similar papers" in _html(client, f"/papers/{hit['id']}")
-    real = pages.search_service
-    monkeypatch.setattr(pages, "search_service", lambda: _SimilarTimesOut(real()))
-    resp = client.get(f"/papers/{hit['id']}")
+    real = extensions.reads(client.application)
+    extensions.replace_reads(client.application, _SimilarTimesOut(real))
+    try:
+        resp = client.get(f"/papers/{hit['id']}")
+    finally:
+        extensions.replace_reads(client.application, real)
     assert resp.status_code == 200
     html = resp.get_data(as_text=True)
     assert "Similar papers" not in html and "BibTeX" in html

@@ -14,9 +14,10 @@ from services.indexer.reindex import Rebuild, rollback
 from services.search.generation import bump_generation, current_generation, settling_key
 from services.search.service import PaperSearch
 from services.settings import load_settings
-from services.web import result_cache
+from services.web import extensions
 from services.web.app import create_app
-from services.web.result_cache import CachedSearch
+from services.web.cache import store as cache_store
+from services.web.cache.results import CachedSearch
 
 pytestmark = pytest.mark.integration
 
@@ -82,7 +83,7 @@ def test_redis_down_serves_uncached(settings, sample_alias):
         resp, data = _search(client, "learning")
         assert resp.status_code == 200 and data["total"] > 0
         assert resp.headers["X-Cache"] == "bypass"
-    assert app.extensions["paperlist.search"].store.failures >= 1
+    assert extensions.reads(app).store.failures >= 1
     assert client.get("/search", query_string={"q": "robot"}).status_code == 200
 
 
@@ -126,11 +127,11 @@ class CountingSearch(PaperSearch):
 
 
 def test_a_burst_of_identical_misses_makes_one_elasticsearch_request(settings, sample_alias, monkeypatch):
-    monkeypatch.setattr(result_cache, "WAIT_SECONDS", 60)  # however slow this machine, nobody gives up
+    monkeypatch.setattr(cache_store, "WAIT_SECONDS", 60)  # however slow this machine, nobody gives up
     app = _app(settings, sample_alias)
-    cached = app.extensions["paperlist.search"]
+    cached = extensions.reads(app)
     counting = CountingSearch(cached.service.es, sample_alias)
-    app.extensions["paperlist.search"] = CachedSearch(counting, cached.store)
+    extensions.replace_reads(app, CachedSearch(counting, cached.store))
     q = f"reinforcement learning {uuid.uuid4().hex[:6]}"
     n = 20
     barrier = threading.Barrier(n + 1)
@@ -192,6 +193,24 @@ def test_a_miss_goes_out_gzipped_too_with_the_tag_of_the_hits_after_it(client):
     assert miss.get_data() == hit.get_data() and miss.headers["ETag"] == hit.headers["ETag"]
     again = client.get("/api/v1/search", query_string=q, headers={**gz, "If-None-Match": miss.headers["ETag"]})
     assert again.status_code == 304
+
+
+def test_stats_and_venues_are_kept_whole_but_a_csv_never_is(client):
+    """The whole-answer cache once listed "api.stats" and "api.venue", endpoints that never existed."""
+    gz = {"Accept-Encoding": "gzip"}
+    q = {"q": f"graph {uuid.uuid4().hex[:6]}"}
+    for path, query in (("/api/v1/stats", q), ("/api/v1/venues/iclr/2018", {"x": uuid.uuid4().hex[:6]})):
+        miss = client.get(path, query_string=query, headers=gz)
+        hit = client.get(path, query_string=query, headers=gz)
+        assert miss.status_code == hit.status_code == 200, path
+        # Only the whole-answer cache gzips, on the request that keeps the answer and on its hits.
+        assert miss.headers.get("Content-Encoding") == hit.headers.get("Content-Encoding") == "gzip", path
+        assert hit.headers["X-Cache"] == "hit" and miss.headers["ETag"] == hit.headers["ETag"], path
+        assert json.loads(gzip.decompress(hit.get_data())) == json.loads(gzip.decompress(miss.get_data()))
+    for _ in range(2):
+        csv = client.get("/api/v1/stats", query_string={**q, "format": "csv"}, headers=gz)
+        assert csv.mimetype == "text/csv" and "Content-Encoding" not in csv.headers
+        assert csv.get_data(as_text=True).startswith("breakdown,value,year,count")
 
 
 def _counter(text: str, name: str) -> float:

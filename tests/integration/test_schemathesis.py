@@ -36,7 +36,7 @@ from openapi_spec_validator import validate
 
 from services.search.limits import MAX_WINDOW, MAX_YEAR, MIN_YEAR
 from services.search.model import STATUSES
-from services.web.openapi import openapi_document
+from services.web.render.openapi import openapi_document
 
 pytestmark = pytest.mark.integration
 

@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 
+from services.web import extensions
 from services.web.app import create_app
 
 pytestmark = pytest.mark.integration
@@ -171,7 +172,7 @@ def test_security_headers_on_every_route(app, client):
 # --- HEAD on the export ----------------------------------------------------------------------------
 
 def test_head_on_export_does_not_run_the_export(app, client, monkeypatch):
-    service = app.extensions["paperlist.search"]
+    service = extensions.reads(app)
     calls = []
     real_export = service.export
     monkeypatch.setattr(service, "export", lambda *a, **k: calls.append(a) or real_export(*a, **k))
@@ -213,7 +214,7 @@ def _token(values) -> str:
     _token(["citations", 3, 2020, "p"]),
 ])
 def test_forged_cursors_are_400_without_reaching_elasticsearch(app, client, monkeypatch, caplog, token):
-    service = app.extensions["paperlist.search"]
+    service = extensions.reads(app)
     calls = []
     monkeypatch.setattr(service, "search", lambda *a, **k: calls.append(a))
     caplog.set_level(logging.INFO)

@@ -102,7 +102,7 @@ def test_registry_rules():
 
 
 def test_openapi_parameters_come_from_the_registry():
-    from services.web.openapi import SEARCH_PARAMS
+    from services.web.render.openapi import SEARCH_PARAMS
 
     declared = [p["name"] for p in SEARCH_PARAMS if p["name"] in FACETS]
     assert declared == list(FACETS.names)

@@ -14,7 +14,7 @@ from services.search import bibtex
 from services.search.model import Author, Links, Paper
 from services.settings import load_settings
 from services.web.app import create_app
-from services.web.exports import EXPORT_FORMATS
+from services.web.render.exports import EXPORT_FORMATS
 
 HOSTILE_TITLES = [
     "Plain title",

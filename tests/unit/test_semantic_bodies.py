@@ -79,7 +79,7 @@ def test_ingest_embeds_abstracts_and_long_titles_only():
 
 
 def test_similar_body_keys_become_filters_and_unknown_keys_are_refused():
-    from services.web.similar import similar_request
+    from services.web.views.inputs import similar_request
 
     req = similar_request({"text": "x", "conference": ["iclr", "neurips"], "year": "2020-2024", "page_size": 5})
     assert req.selected("conference") == ("iclr", "neurips") and req.page_size == 5
@@ -109,7 +109,7 @@ def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
 
 def test_similar_text_survives_lone_surrogates():
     from services.search.semantic import embedder
-    from services.web.similar import similar_text
+    from services.web.views.inputs import similar_text
 
     text = similar_text("graph \udc00 networks")
     assert "\ufffd" in text and embedder().embed_one(text).any()

@@ -7,7 +7,7 @@ import pytest
 from services.search.request import parse_request
 from services.search.search_body import build_search, result_query
 from services.search.stats import left_out, shape_trends, trends_body, venue_year
-from services.web import charts
+from services.web.render import charts
 
 
 def test_venue_year_reads_raw_statuses_through_the_catalogue():

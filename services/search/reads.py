@@ -1,0 +1,76 @@
+"""What the web reads from the search layer: the :class:`SearchReads` protocol, and the two
+small answers that belong to no other module (a :class:`Suggestion`, an :class:`Exported` set).
+
+Why a protocol: the web depends on these methods, not on :class:`~.service.PaperSearch`.
+The app puts the result cache (``services.web.cache.results.CachedSearch``) in front of
+the real service, and view tests answer from memory (``tests/unit/web/fakes.py``), as
+warehouse's views run against a null search service. A read the web needs is declared
+here first; a test checks that PaperSearch and CachedSearch have every method, with the
+same signature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from .browse import AuthorProfile, ConferenceSummary, Overview
+from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from .model import Paper
+from .request import SearchRequest
+from .results import SearchResults
+from .stats import Trends, VenueYear
+
+SUGGESTION_KINDS = ("title", "author", "topic", "conference")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
+
+    kind: str  # one of SUGGESTION_KINDS
+    text: str
+    key: str
+    detail: str = ""  # what tells two alike apart: a title's venue and year
+
+
+@dataclass(frozen=True)
+class Exported:
+    """An export: the first papers of a result set and how many the set holds."""
+
+    papers: list[Paper]
+    total: int
+
+
+@runtime_checkable
+class SearchReads(Protocol):
+    """Every read the site and the API make. Failures leave as :mod:`.errors` exceptions."""
+
+    def search(self, req: SearchRequest) -> SearchResults: ...
+
+    def like_text(self, req: SearchRequest, text: str) -> SearchResults: ...
+
+    def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported: ...
+
+    def trends(self, req: SearchRequest) -> Trends: ...
+
+    def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]: ...
+
+    def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]: ...
+
+    def paper(self, paper_id: str) -> Paper | None: ...
+
+    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]: ...
+
+    def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]: ...
+
+    def overview(self, newest: int = FRONT_PAGE_PAPERS) -> Overview: ...
+
+    def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile: ...
+
+    def canonical_author(self, name: str) -> str | None: ...
+
+    def conference(self, slug: str) -> ConferenceSummary | None: ...
+
+    def ready(self) -> bool: ...

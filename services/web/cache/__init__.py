@@ -1,0 +1,24 @@
+"""The Redis caches in front of Elasticsearch: results per read (:mod:`.results`), whole API
+answers (:mod:`.responses`), their store and keys (:mod:`.store`), how answers are kept
+(:mod:`.codec`).
+
+What a view may cache is declared on it (:class:`~services.web.policy.Policy`); the
+request hooks (:mod:`services.web.http`) serve and keep whole answers.
+"""
+
+from __future__ import annotations
+
+from services.search.reads import SearchReads
+from services.settings import Settings
+
+from ..redis_guard import RedisGuard
+from .responses import KeptAnswers
+from .results import CachedSearch
+from .store import ResultStore
+
+
+def build(settings: Settings, service: SearchReads, guard: RedisGuard) -> tuple[CachedSearch, KeptAnswers | None]:
+    """The cached reads in front of ``service`` and the whole-answer cache (None with PAPERLIST_CACHE=false)."""
+    store = ResultStore(guard, settings.index, settings.cache_ttl, settings.cache_stale_ttl) \
+        if settings.cache_enabled else None
+    return CachedSearch(service, store), KeptAnswers(store) if store else None

@@ -1,0 +1,91 @@
+"""Whole JSON answers of the public API kept in Redis, on top of the result cache.
+
+A result-cache hit still costs decoding the stored results and serialising them again;
+for an API view whose answer depends only on the request (``whole_answer=True`` in its
+policy) the finished body is kept too, so a repeated request costs two Redis round trips
+and almost nothing else. Same generation, TTL and settling window as the result cache
+(:mod:`.store`); HTML pages are rendered per request (their security headers may carry
+per-response values), so they use the result cache only. Only JSON bodies are kept (a
+kept entry is served as JSON). The key includes the host: absolute URLs in a body must
+never travel to a client who asked under another name.
+
+Entries are kept gzipped and sent as they are to clients that accept gzip (nginx does not
+compress a response that already has a ``Content-Encoding``): compressing a 30 kB answer
+is paid once per entry instead of once per hit by the front.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+
+from flask import Response, request
+
+from .. import requestctx
+from ..policy import Policy
+from ..requestctx import BYPASS, HIT, MISS
+from .results import KEY_VERSION, no_cache_requested
+from .store import ResultStore
+
+GZIP_LEVEL = 6  # paid once per entry, on the miss that stores it
+JSON = "application/json"
+
+
+class KeptAnswers:
+    """The two steps the request hooks call (:mod:`services.web.http`): serve a kept answer, keep one."""
+
+    def __init__(self, store: ResultStore):
+        self.store = store
+
+    def serve(self, policy: Policy) -> Response | None:
+        """The kept answer of this request, if any; else note where the answer is to be kept."""
+        if request.method != "GET" or not policy.whole_answer:
+            return None
+        gen = self.store.generation()
+        if gen is None:
+            return None
+        key = self._key(gen[0])
+        raw = None if no_cache_requested() else self.store.quietly(self.store.get, key)
+        state = requestctx.current()
+        if raw is None:
+            state.kept_answer_key = key  # answered by the view, then kept
+            return None
+        state.note(HIT)
+        return _kept(raw)
+
+    def keep(self, resp: Response, policy: Policy) -> None:
+        state = requestctx.current()
+        key, state.kept_answer_key = state.kept_answer_key, None
+        if not key or resp.status_code != 200 or resp.direct_passthrough or resp.mimetype != JSON \
+                or state.cache_outcome not in (MISS, HIT, BYPASS):
+            return
+        settle_ms = state.generation[1] if state.generation else 0
+        packed = gzip.compress(resp.get_data(), GZIP_LEVEL)
+        self.store.quietly(self.store.put, key, packed, settle_ms)
+        if request.accept_encodings["gzip"]:  # the miss too: not compressed again by the front
+            _gzipped(resp, packed)
+            if "ETag" in resp.headers:
+                resp.add_etag(overwrite=True)  # the tag of these bytes, as the next hit's
+
+    def _key(self, generation: int) -> str:
+        text = json.dumps([KEY_VERSION, request.endpoint, request.host, request.path,
+                           sorted(request.args.items(multi=True))], separators=(",", ":"), ensure_ascii=False)
+        return self.store.fresh_key(generation, "gz" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+
+
+def _gzipped(resp: Response, packed: bytes) -> Response:
+    """``resp`` carrying the kept gzip bytes as they are (nginx passes an encoded answer on)."""
+    resp.set_data(packed)
+    resp.headers["Content-Encoding"] = "gzip"
+    resp.vary.add("Accept-Encoding")
+    return resp
+
+
+def _kept(raw: bytes) -> Response:
+    """A kept (gzipped) answer as is when the client accepts gzip, else unpacked."""
+    if request.accept_encodings["gzip"]:
+        return _gzipped(Response(mimetype=JSON), raw)
+    resp = Response(gzip.decompress(raw), mimetype=JSON)
+    resp.vary.add("Accept-Encoding")
+    return resp

@@ -1,0 +1,206 @@
+"""The result cache in front of Elasticsearch, for pages and the API alike.
+
+:class:`CachedSearch` implements :class:`~services.search.reads.SearchReads` method by
+method, in front of the real service: each cached read names the type of its answer (its
+codec, :mod:`.codec`); ``export``, ``like_text`` and ``ready`` pass straight through (too
+large, a POSTed text, or a health check).
+
+* **Key**: the read's name and its arguments rendered canonically (a
+  :class:`SearchRequest` as its sorted parameters), plus the index generation read once
+  per request (:mod:`.store`). A write to the index bumps the generation, so the next
+  request misses and sees the new data.
+* **Stale copy**: every answer is also kept under a generation-free key for a day; when
+  Elasticsearch is down or too slow (:class:`SearchUnavailable`) that copy is served,
+  marked stale, instead of a 503.
+* **Redis down**: requests are served uncached (``bypass``).
+
+Per request the outcome goes to ``X-Cache`` (``hit``, ``miss``, ``stale``, ``bypass``).
+``Cache-Control: no-cache`` on the request skips reading (benchmarks of the uncached path)
+but still stores the answer; views whose policy says ``cached_reads=False`` (admin) never
+touch the cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from flask import has_request_context, request
+
+from services.search.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.errors import SearchUnavailable
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from services.search.model import Paper
+from services.search.reads import Exported, SearchReads, Suggestion
+from services.search.request import SearchRequest
+from services.search.results import SearchResults
+from services.search.stats import Trends, VenueYear
+
+from .. import policy, requestctx
+from ..http import metrics
+from ..requestctx import BYPASS, HIT, MISS, STALE
+from .codec import Codec, codec_for
+from .store import CacheDown, ResultStore
+
+log = logging.getLogger("services.web.cache")
+
+KEY_VERSION = "1"  # bump when the stored shape of an answer changes incompatibly
+_UNDECODABLE = object()
+
+
+class CachedSearch:
+    """The app's search reads with the result cache in front of ``service`` (none when ``store`` is None)."""
+
+    def __init__(self, service: SearchReads, store: ResultStore | None):
+        self.service = service
+        self.store = store
+
+    # -- cached reads ------------------------------------------------------------------
+    def search(self, req: SearchRequest) -> SearchResults:
+        return self._read("search", SearchResults, self.service.search, req)
+
+    def trends(self, req: SearchRequest) -> Trends:
+        return self._read("trends", Trends, self.service.trends, req)
+
+    def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
+        return self._read("venue_years", list[VenueYear], self.service.venue_years, conference, year)
+
+    def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
+        return self._read("feed", list[tuple[Paper, str | None]], self.service.feed, req)
+
+    def paper(self, paper_id: str) -> Paper | None:
+        return self._read("paper", Paper | None, self.service.paper, paper_id)
+
+    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
+        return self._read("similar", list[Paper], self.service.similar, paper_id, size, within)
+
+    def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
+        return self._read("suggest", list[Suggestion], self.service.suggest, prefix, size)
+
+    def overview(self, newest: int = FRONT_PAGE_PAPERS) -> Overview:
+        return self._read("overview", Overview, self.service.overview, newest)
+
+    def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile:
+        return self._read("author", AuthorProfile, self.service.author, name, size)
+
+    def canonical_author(self, name: str) -> str | None:
+        return self._read("canonical_author", str | None, self.service.canonical_author, name)
+
+    def conference(self, slug: str) -> ConferenceSummary | None:
+        return self._read("conference", ConferenceSummary | None, self.service.conference, slug)
+
+    # -- passed through ----------------------------------------------------------------
+    def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
+        return self.service.export(req, limit)
+
+    def like_text(self, req: SearchRequest, text: str) -> SearchResults:
+        return self.service.like_text(req, text)
+
+    def ready(self) -> bool:
+        return self.service.ready()
+
+    # -- the cache -----------------------------------------------------------------------
+    def _read(self, name: str, kind: Any, call: Callable, *args: Any) -> Any:
+        if self.store is None or not has_request_context() or not policy.current().cached_reads:
+            return _timed(name, call, args)
+        req = next((a for a in args if isinstance(a, SearchRequest)), None)
+        return self._through_cache(name, codec_for(kind), call, args, req)
+
+    def _through_cache(self, name: str, codec: Codec, call: Callable, args: tuple, req: SearchRequest | None) -> Any:
+        store = self.store
+        assert store is not None
+        state = requestctx.current()
+        gen = store.generation()
+        if gen is None:  # Redis unavailable
+            state.note(BYPASS)
+            return _timed(name, call, args)
+        generation, settle_ms = gen
+        digest = digest_of(name, args)
+        key = store.fresh_key(generation, digest)
+        leader = False
+        if not no_cache_requested():
+            try:
+                raw = store.get(key)
+                if raw is None:
+                    leader, raw = store.lead(key)
+                    if leader and raw is not None:  # the previous leader finished in between
+                        leader = False
+                        store.release(key)
+                    elif raw is None and not leader:
+                        raw = store.wait(key)
+            except CacheDown as exc:
+                store.failed(exc)
+                state.note(BYPASS)
+                return _timed(name, call, args)
+            if raw is not None:
+                value = _decoded(codec, raw, req)
+                if value is not _UNDECODABLE:
+                    state.note(HIT)
+                    return value
+            outcome = MISS
+        else:
+            outcome = BYPASS
+        try:
+            value = _timed(name, call, args)
+        except SearchUnavailable:
+            if leader:
+                store.quietly(store.release, key)
+            raw = store.quietly(store.get, store.stale_key(digest))
+            stale = _UNDECODABLE if raw is None else _decoded(codec, raw, req)
+            if stale is _UNDECODABLE:
+                raise
+            state.note(STALE)
+            return stale
+        except Exception:
+            if leader:
+                store.quietly(store.release, key)
+            raise
+        store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms)
+        state.note(outcome)
+        return value
+
+
+def no_cache_requested() -> bool:
+    return "no-cache" in (request.headers.get("Cache-Control") or "").lower()
+
+
+def _decoded(codec: Codec, raw: bytes, req: SearchRequest | None) -> Any:
+    try:
+        return codec.loads(raw, req)
+    except ValueError:  # pydantic's ValidationError: an entry of an older shape, or garbage
+        log.warning("result cache: dropping an entry that does not decode")
+        return _UNDECODABLE
+
+
+def _timed(name: str, call: Callable, args: tuple) -> Any:
+    started = time.perf_counter()
+    try:
+        return call(*args)
+    finally:
+        metrics.observe_search(name, time.perf_counter() - started)
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, SearchRequest):
+        out = {}
+        for f in dataclasses.fields(value):
+            if not f.compare:
+                continue
+            item = getattr(value, f.name)
+            if f.name == "filters":
+                item = {facet: sorted(value.selected(facet)) for facet in sorted(item)}
+            out[f.name] = item
+        return out
+    return value
+
+
+def digest_of(name: str, args: tuple) -> str:
+    """The cache key's digest of a read: its name and its arguments, canonically."""
+    text = json.dumps([KEY_VERSION, name, [_canonical(a) for a in args]],
+                      separators=(",", ":"), ensure_ascii=False, default=repr)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()

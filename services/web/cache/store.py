@@ -1,0 +1,132 @@
+"""The result cache's Redis side: entry keys, the generation read once per request, single
+flight, the stale copy, and failing open.
+
+* **Keys**: :mod:`services.redis_keys` (an entry per generation, a generation-free stale
+  copy, a lock per entry). The generation (:mod:`services.search.generation`) is read once
+  per request with the settling time left, in one round trip.
+* **Single flight**: the first miss takes a short lock (``SET NX PX``) and asks
+  Elasticsearch; identical misses meanwhile poll for its answer (bounded), then ask
+  themselves if it never came.
+* **Failing open**: every call goes through the web's guarded Redis
+  (:mod:`services.web.redis_guard`: short timeouts, a breaker); a failure means "uncached",
+  never an error, and an open breaker costs nothing.
+* Every entry has a TTL: with ``maxmemory-policy volatile-lru`` (deploy/redis/redis.conf)
+  Redis evicts cache entries only, never the Celery broker's or the indexer's keys.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis
+
+from services import redis_keys
+from services.search import generation
+
+from .. import requestctx
+from ..redis_guard import RedisGuard, RedisUnavailable
+
+log = logging.getLogger("services.web.cache")
+
+LOCK_MS = 3000          # a single-flight lock outlives a slow search, then lapses by itself
+WAIT_SECONDS = 2.5      # how long identical misses wait for the leader before asking themselves
+POLL_SECONDS = 0.01
+LOG_EVERY = 60.0        # seconds between warnings while Redis stays down
+CacheDown = (RedisUnavailable, redis.RedisError)  # what a cache call may meet: then it is uncached
+
+
+class ResultStore:
+    def __init__(self, guard: RedisGuard, alias: str, ttl: int, stale_ttl: int):
+        self.guard = guard
+        self.alias = alias
+        self.ttl_ms = ttl * 1000
+        self.stale_ttl = stale_ttl
+        self.failures = 0
+        self._warned_at = -LOG_EVERY
+
+    def failed(self, exc: Exception) -> None:
+        self.failures += 1
+        if time.monotonic() - self._warned_at >= LOG_EVERY:
+            self._warned_at = time.monotonic()
+            log.warning("result cache: Redis unavailable, serving uncached: %s", exc)
+
+    def quietly(self, operation: Callable[..., Any], *args: Any) -> Any:
+        """A cache call whose failure only means "uncached" (None then)."""
+        try:
+            return operation(*args)
+        except CacheDown as exc:
+            self.failed(exc)
+            return None
+
+    # -- keys ------------------------------------------------------------------------
+    def fresh_key(self, gen: int, digest: str) -> str:
+        return redis_keys.cache_entry(self.alias, gen, digest)
+
+    def stale_key(self, digest: str) -> str:
+        return redis_keys.cache_stale(self.alias, digest)
+
+    # -- round trips -----------------------------------------------------------------
+    def generation(self) -> tuple[int, int] | None:
+        """The generation and its settling time left, read once per request (None while Redis is down)."""
+        state = requestctx.current()
+        if not state.generation_read:
+            state.generation_read = True
+            state.generation = self.quietly(self._read_generation)
+        return state.generation
+
+    def _read_generation(self) -> tuple[int, int]:
+        with self.guard.guarded() as client:
+            pipe = client.pipeline(transaction=False)
+            generation.queue_generation_read(pipe, self.alias)
+            return generation.parse_generation_read(pipe.execute())
+
+    def get(self, key: str) -> bytes | None:
+        with self.guard.guarded() as client:
+            return client.get(key)
+
+    def lead(self, key: str) -> tuple[bool, bytes | None]:
+        """Take the single-flight lock; also re-read the entry (a leader may have just stored it)."""
+        with self.guard.guarded() as client:
+            pipe = client.pipeline(transaction=False)
+            pipe.set(redis_keys.cache_lock(key), b"1", nx=True, px=LOCK_MS)
+            pipe.get(key)
+            got, raw = pipe.execute()
+        return bool(got), raw
+
+    def wait(self, key: str) -> bytes | None:
+        """Poll for the leader's answer until it lands, the lock goes, or time is up."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(POLL_SECONDS)
+            with self.guard.guarded() as client:
+                pipe = client.pipeline(transaction=False)
+                pipe.exists(redis_keys.cache_lock(key))  # before the GET: the leader stores, then unlocks
+                pipe.get(key)
+                locked, raw = pipe.execute()
+            if raw is not None or not locked:
+                return raw
+        return None
+
+    def store(self, key: str, stale_key: str, raw: bytes, settle_ms: int) -> None:
+        with self.guard.guarded() as client:
+            pipe = client.pipeline(transaction=False)
+            pipe.set(key, raw, px=self.ttl_for(settle_ms))
+            if self.stale_ttl:
+                pipe.set(stale_key, raw, ex=self.stale_ttl)
+            pipe.delete(redis_keys.cache_lock(key))
+            pipe.execute()
+
+    def put(self, key: str, raw: bytes, settle_ms: int) -> None:
+        with self.guard.guarded() as client:
+            client.set(key, raw, px=self.ttl_for(settle_ms))
+
+    def ttl_for(self, settle_ms: int) -> int:
+        """Inside a generation's settling window an answer may predate the index refresh: keep it no longer."""
+        return min(settle_ms, self.ttl_ms) if settle_ms else self.ttl_ms
+
+    def release(self, key: str) -> None:
+        with self.guard.guarded() as client:
+            client.delete(redis_keys.cache_lock(key))

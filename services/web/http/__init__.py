@@ -1,0 +1,84 @@
+"""What every request goes through, in one ordered pair of hooks (aleph's ``context.py`` habit).
+
+Before the view, in order:
+
+1. the rate limit (flask-limiter's own hook, installed first: a kept answer still counts);
+2. a whole answer kept in the cache, when the view's policy allows one (the view is skipped);
+3. the request's time budget for its Elasticsearch calls.
+
+After the view, on every answer (errors too), in order:
+
+1. security headers;
+2. HTTP caching: Cache-Control from the view's policy, Vary, ETag and 304;
+3. CORS, for views that allow cross-origin reads;
+4. keeping the whole answer (gzipped once; the ETag then tags those bytes);
+5. ``X-Cache`` with the result cache's outcome;
+6. ``X-Request-ID`` and the access-log line;
+7. the metrics, last, so they time everything before them.
+
+Each step is a function of its own module here (headers, access_log, metrics, ratelimit,
+proxy, json_bodies); this module only orders them. A new header goes in ``headers.py``
+and into :func:`_after` at its place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from flask import Flask, Response
+
+from services.search.boundary import start_deadline
+
+from .. import policy, requestctx
+from ..policy import Budget
+from . import access_log, headers, metrics, proxy, ratelimit
+
+
+class KeptAnswers(Protocol):
+    """The whole-answer cache as the hooks use it (:class:`services.web.cache.responses.KeptAnswers`)."""
+
+    def serve(self, view_policy: policy.Policy) -> Response | None: ...
+
+    def keep(self, resp: Response, view_policy: policy.Policy) -> None: ...
+
+
+def install(app: Flask, kept: KeptAnswers | None) -> None:
+    """The WSGI layers, the rate limiter, then the one before/after pair."""
+    settings = app.config["SETTINGS"]
+    proxy.install(app)
+    requestctx.install(app)  # outermost: the request's clock starts before everything else
+    ratelimit.install(app)
+    cors = headers.cors_options(app)
+    budgets = {Budget.SEARCH: settings.search_budget, Budget.READY: settings.ready_budget}
+    app.before_request(_before(kept, budgets))
+    app.after_request(_after(kept, cors))
+
+
+def _before(kept: KeptAnswers | None, budgets: dict[Budget, float]) -> Callable[[], Response | None]:
+    def before() -> Response | None:
+        view_policy = policy.current()
+        if kept is not None:
+            answer = kept.serve(view_policy)
+            if answer is not None:
+                return answer
+        # Every search-layer call of this request shares one budget (services.search.boundary).
+        start_deadline(budgets[view_policy.budget])
+        return None
+    return before
+
+
+def _after(kept: KeptAnswers | None, cors: dict) -> Callable[[Response], Response]:
+    def after(resp: Response) -> Response:
+        view_policy = policy.current()
+        state = requestctx.current()
+        headers.security(resp)
+        headers.caching(resp, view_policy)
+        headers.cors(resp, view_policy, cors)
+        if kept is not None:
+            kept.keep(resp, view_policy)
+        headers.cache_outcome(resp, state)
+        access_log.finish(resp, state)
+        metrics.observe(resp, state)
+        return resp
+    return after

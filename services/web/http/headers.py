@@ -1,0 +1,86 @@
+"""Response headers: security (CSP and friends), HTTP caching (Cache-Control, ETag, Vary), CORS,
+the result cache's outcome (``X-Cache``), downloads (``Content-Disposition``).
+
+Caching follows the view's :class:`~services.web.policy.Policy`: results change only when
+an ingest or reindex lands, so a minute in browsers and any CDN in front takes load off
+Elasticsearch without showing stale data for long; a view may say longer (autocomplete,
+the OpenAPI document) or ``no-store`` (health, admin). Security headers go on every answer.
+Scripts only from our own origin (no inline script, no ``on*=`` attributes); inline
+*styles* are allowed because the year histogram sizes its bars with ``style="--h: …"``.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+from flask_cors.core import get_cors_options, set_cors_headers
+
+from ..policy import STATIC, Policy
+from ..requestctx import STALE, RequestState
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+])
+SECURITY = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+VARY = "Accept-Encoding, Origin"
+# The public API is readable from any origin; its counts are headers a script may read.
+API_CORS = {"origins": "*", "methods": ["GET", "OPTIONS"], "send_wildcard": True,
+            "expose_headers": ["X-Total-Count", "X-Exported-Count"]}
+
+
+def security(resp: Response) -> None:
+    for name, value in SECURITY.items():
+        resp.headers.setdefault(name, value)
+
+
+def caching(resp: Response, policy: Policy) -> None:
+    """Cache-Control, Vary and a conditional answer (ETag, 304) for a 200 answer to GET or HEAD."""
+    if request.method not in ("GET", "HEAD") or resp.status_code != 200 or policy is STATIC:
+        return
+    if policy.max_age is None:
+        resp.headers["Cache-Control"] = "no-store"
+        return
+    edge = f", s-maxage={policy.edge}" if policy.edge is not None else ""
+    resp.headers.setdefault("Cache-Control", f"public, max-age={policy.max_age}{edge}")
+    resp.headers["Vary"] = VARY
+    if not resp.direct_passthrough and not resp.is_streamed:
+        resp.add_etag()
+        resp.make_conditional(request)
+
+
+def cors_options(app: Flask) -> dict:
+    """flask-cors' options for the API, resolved once (app configuration included)."""
+    return get_cors_options(app, API_CORS)
+
+
+def cors(resp: Response, policy: Policy, options: dict) -> None:
+    if policy.cors:
+        set_cors_headers(resp, options)
+
+
+def cache_outcome(resp: Response, state: RequestState) -> None:
+    """``X-Cache`` (hit, miss, stale, bypass) when the request made a cached read; a stale one says so."""
+    outcome = state.cache_outcome
+    if outcome:
+        resp.headers["X-Cache"] = outcome
+        if outcome == STALE:
+            resp.headers["Warning"] = '110 - "Response is stale"'
+
+
+def attachment(resp: Response, filename: str) -> Response:
+    """A download: the browser saves ``resp`` as ``filename`` (ASCII, chosen by us)."""
+    resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp

@@ -1,0 +1,151 @@
+"""The API's JSON answers, built from the search layer's results through :mod:`.schemas`.
+
+Pure functions of their arguments (and the public base URL of absolute links): no search
+calls. Each answer is put together as plain data and passed through its model once
+(:func:`_through`: validated, then dumped as JSON types), which costs less than building
+nested models field by field. Views ``jsonify`` what these return; exports reuse
+:func:`paper_json`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+
+from services.search import bibtex, conferences, taxonomy
+from services.search.model import Paper
+from services.search.reads import Suggestion
+from services.search.request import SearchRequest
+from services.search.results import Hit, SearchResults
+from services.search.stats import Trends, VenueYear
+
+from ..urls import absolute_url
+from . import schemas
+
+Json = dict[str, Any]
+
+# Where each kind of suggestion leads: (endpoint, the argument its key fills).
+SUGGESTION_PAGES = {"conference": ("pages.conference", "slug"), "topic": ("pages.topic", "slug"),
+                    "author": ("pages.author", "name"), "title": ("pages.paper", "paper_id")}
+
+
+def _through(model: type[schemas.Answer], data: Json, **dump: bool) -> Json:
+    """``data`` as its model reads it: an error if it breaks the model, never sent as it is."""
+    return model.model_validate(data).model_dump(mode="json", **dump)
+
+
+def _summary(paper: Paper) -> Json:
+    return {
+        "id": paper.paper_id,
+        "title": paper.title,
+        "authors": paper.author_names,
+        "conference": paper.conference,
+        "conference_name": paper.conference_name,
+        "year": paper.year,
+        "status": paper.status,
+        "track": paper.track,
+        "topics": [{"slug": t, "label": taxonomy.label(t)} for t in paper.topics],
+        "citations": paper.citations,
+        "links": paper.links.present(),
+        "url": absolute_url("pages.paper", paper_id=paper.paper_id),
+    }
+
+
+def paper_json(paper: Paper, *, full: bool = False) -> Json:
+    """One paper: its summary, or (``full``) every field with authors' details and BibTeX."""
+    if not full:
+        return _through(schemas.PaperSummary, _summary(paper))
+    return _through(schemas.Paper, {
+        **_summary(paper),
+        "authors_detail": [a.model_dump() for a in paper.authors],
+        "abstract": paper.abstract,
+        "tldr": paper.tldr,
+        "keywords": paper.keywords,
+        "primary_area": paper.primary_area,
+        "status_raw": paper.status_raw,
+        "award": paper.award,
+        "bibtex": bibtex.entry(paper),
+    })
+
+
+def _hit(hit: Hit) -> Json:
+    return {**_summary(hit.paper), "highlight": {"title": hit.title_html or None, "abstract": hit.snippet_html or None}}
+
+
+def query_json(req: SearchRequest) -> Json:
+    """The query and filters an answer is about, in their URL form."""
+    return {"q": req.q, "filters": {facet.name: list(req.selected(facet.name)) for facet in req.facets
+                                    if req.selected(facet.name)}}
+
+
+def _counts(results: SearchResults) -> Json:
+    req = results.request
+    return {
+        "query": {**query_json(req), "sort": req.sort},
+        "total": results.total,
+        "facets": {name: [{"value": v.value, "label": v.label, "count": v.count, "selected": v.selected}
+                          for v in values] for name, values in results.facets.items()},
+        "year_histogram": [{"year": y, "count": c} for y, c in results.year_histogram],
+        "year_range": list(results.year_span) if results.year_span else None,
+    }
+
+
+def counts_json(results: SearchResults) -> Json:
+    """Facet counts of a search without hits (what the filter panel fetches for an on-demand facet)."""
+    return _through(schemas.FacetCounts, _counts(results))
+
+
+def results_json(results: SearchResults) -> Json:
+    """A page of results with the facets: the search answer (and "papers like this text")."""
+    req = results.request
+    counts = _counts(results)
+    return _through(schemas.SearchResponse, {
+        "query": counts["query"],
+        "total": results.total,
+        "page": req.page,
+        "page_size": req.page_size,
+        "pages": results.pages,
+        "next_search_after": results.next_cursor,
+        "hits": [_hit(h) for h in results.hits],
+        "facets": counts["facets"],
+        "year_histogram": counts["year_histogram"],
+        "year_range": counts["year_range"],
+        "suggestion": results.suggestion,
+    })
+
+
+def similar_json(papers: list[Paper]) -> Json:
+    return _through(schemas.SimilarPapers, {"papers": [_summary(p) for p in papers]})
+
+
+def suggestion_url(suggestion: Suggestion) -> str:
+    endpoint, argument = SUGGESTION_PAGES[suggestion.kind]
+    return url_for(endpoint, **{argument: suggestion.key})
+
+
+def suggestions_json(q: str, items: list[Suggestion]) -> Json:
+    return _through(schemas.Suggestions, {"q": q, "suggestions": [
+        {"type": s.kind, "text": s.text, "url": suggestion_url(s), "detail": s.detail or None} for s in items]},
+        exclude_none=True)
+
+
+def trends_json(req: SearchRequest, trends: Trends) -> Json:
+    return _through(schemas.Stats, {
+        "query": query_json(req),
+        "total": trends.total,
+        "by_year": [{"year": y, "count": n} for y, n in trends.by_year],
+        "by_conference_year": [{"conference": c, "year": y, "count": n} for c, y, n in trends.by_conference_year],
+        "by_topic_year": [{"topic": t, "year": y, "count": n} for t, y, n in trends.by_topic_year],
+    })
+
+
+def venue_json(v: VenueYear) -> Json:
+    return _through(schemas.Venue, {
+        "conference": v.conference, "conference_name": conferences.label(v.conference), "year": v.year,
+        "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
+        "accepted": v.accepted, "oral": v.oral, "spotlight": v.spotlight, "poster": v.poster,
+        "rejected": v.rejected, "withdrawn": v.withdrawn, "decided": v.decided,
+        "other_programmes": v.other_programmes, "rejections_listed": v.rejections_listed,
+        "submissions": v.submissions, "acceptance_rate": v.acceptance_rate,
+    })

@@ -1,0 +1,201 @@
+"""The JSON answers of the API, described once as pydantic models.
+
+:mod:`.answers` builds every answer through these models, and :mod:`.openapi` generates
+the OpenAPI document's components from them, so the document cannot drift from what
+is sent (Schemathesis checks real answers against it). Every field is always present in
+an answer, so every field is required in the schema.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+from services.search.limits import MAX_PAGE_SIZE
+from services.search.model import STATUSES, Author
+from services.search.reads import SUGGESTION_KINDS
+
+Count = Annotated[int, Field(ge=0)]
+Status = Literal[STATUSES]  # type: ignore[valid-type]
+# IRIs: links come from the sources as published and may hold non-ASCII characters.
+Iri = Annotated[str, WithJsonSchema({"type": "string", "format": "iri"})]
+
+
+class Answer(BaseModel):
+    # A key an answer builder passes that its model does not declare is an error, never dropped.
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
+
+
+class ErrorDetail(Answer):
+    code: str
+    message: str
+
+
+class Error(Answer):
+    error: ErrorDetail
+
+
+class Topic(Answer):
+    slug: str
+    label: str
+
+
+class PaperSummary(Answer):
+    id: str
+    title: str
+    authors: list[str]
+    conference: str
+    conference_name: str
+    year: int
+    status: Status
+    track: str
+    topics: list[Topic]
+    citations: int | None
+    links: dict[str, Iri]
+    url: str
+
+
+class Highlight(Answer):
+    title: str | None = None
+    abstract: str | None = None
+
+
+class Hit(PaperSummary):
+    highlight: Highlight
+
+
+class Paper(PaperSummary):
+    authors_detail: list[Author]
+    abstract: str
+    tldr: str
+    keywords: list[str]
+    primary_area: str
+    status_raw: str
+    award: bool
+    bibtex: str
+
+
+class FacetValue(Answer):
+    value: str
+    label: str
+    count: Count
+    selected: bool
+
+
+class YearCount(Answer):
+    year: int
+    count: Count
+
+
+class Query(Answer):
+    """The query and filters an answer is about, in their URL form."""
+
+    q: str
+    filters: dict[str, list[str]]
+
+
+class SortedQuery(Query):
+    sort: str
+
+
+class FacetCounts(Answer):
+    query: SortedQuery
+    total: Count
+    facets: dict[str, list[FacetValue]]
+    year_histogram: list[YearCount]
+    year_range: list[int] | None
+
+
+class SearchResponse(Answer):
+    query: SortedQuery
+    total: Count
+    page: int = Field(ge=1)
+    page_size: int = Field(ge=1, le=MAX_PAGE_SIZE)
+    pages: int = Field(ge=1)
+    next_search_after: str | None = Field(description="Pass as search_after to get the next page (also beyond 10,000).")
+    hits: list[Hit]
+    facets: dict[str, list[FacetValue]]
+    year_histogram: list[YearCount]
+    year_range: list[int] | None
+    suggestion: str | None
+
+
+class SimilarPapers(Answer):
+    papers: list[PaperSummary]
+
+
+class Suggestion(Answer):
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)  # detail only where it helps
+
+    type: Literal[SUGGESTION_KINDS]  # type: ignore[valid-type]
+    text: str
+    url: str
+    detail: str | None = Field(None, description="a title's conference and year (only where it tells two apart)")
+
+
+class Suggestions(Answer):
+    q: str
+    suggestions: list[Suggestion]
+
+
+class ConferenceYearCount(YearCount):
+    conference: str
+
+
+class TopicYearCount(YearCount):
+    topic: str
+
+
+class Stats(Answer):
+    query: Query
+    total: Count
+    by_year: list[YearCount] = Field(description="Papers per year; the counts sum to total.")
+    by_conference_year: list[ConferenceYearCount] = Field(
+        description="Papers per conference and year; the counts sum to total.")
+    by_topic_year: list[TopicYearCount] = Field(description="Papers per topic and year; a paper counts once per topic.")
+
+
+class Venue(Answer):
+    conference: str
+    conference_name: str
+    year: int
+    papers: Count
+    by_status: dict[str, Count] = Field(
+        description="Records per raw status as the source names them (rejected and withdrawn included).")
+    by_outcome: dict[str, Count] = Field(description="Records per outcome as the catalogue reads the raw statuses.")
+    accepted: Count
+    oral: Count
+    spotlight: Count
+    poster: Count
+    rejected: Count
+    withdrawn: Count
+    decided: Count
+    other_programmes: Count
+    rejections_listed: bool
+    submissions: Count | None = Field(description="Main-track submissions; null when the source lists no rejections.")
+    acceptance_rate: Annotated[float, Field(ge=0, le=1)] | None = Field(
+        description="Accepted / decided main-track submissions; null when the source lists no rejections.")
+
+
+class Exported(Answer):
+    """An export as JSON (``format=json``): how many papers it holds, and each in full."""
+
+    count: Count
+    papers: list[Paper]
+
+
+class ReindexQueued(Answer):
+    """What the worker answers, relayed (it may add keys); the task id is always there."""
+
+    model_config = ConfigDict(extra="allow", json_schema_serialization_defaults_required=False)
+
+    task_id: str
+    run_id: str | None = None
+    status: str | None = None
+    status_url: str | None = None
+
+
+# The models the document names (components/schemas), in the order people read them.
+COMPONENTS: tuple[type[Answer], ...] = (Error, Topic, PaperSummary, Hit, Paper, FacetValue, FacetCounts,
+                                        SearchResponse, SimilarPapers, Suggestions, Stats, Venue, Exported, ReindexQueued)

@@ -1,0 +1,46 @@
+"""What every template may use: URL builders, labels, limits, text filters, fingerprinted assets.
+
+Installed once by the app factory, instead of modules passed into each ``render_template``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Flask, url_for
+
+from services.search import conferences, taxonomy
+from services.search.limits import EXPORT_LIMIT, MAX_QUERY
+from services.search.sorting import SORTS
+
+from .. import urls
+from . import textfilters
+from .abstract_links import abstract_links
+
+STATIC = Path(__file__).parents[1] / "static"
+
+
+def install(app: Flask) -> None:
+    app.jinja_env.globals.update(static_url=static_url, url=urls.url_with, toggle=urls.toggle,
+                                 results_path=urls.results_path, feed_url=urls.feed_url,
+                                 conference_label=conferences.label, topic_label=taxonomy.label,
+                                 sorts=SORTS.values(), max_query=MAX_QUERY, export_limit=EXPORT_LIMIT,
+                                 abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE)
+    app.jinja_env.filters.update(textfilters.FILTERS)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+
+
+def static_url(filename: str) -> str:
+    """Static URL with a content fingerprint, so assets can be cached for a year."""
+    return url_for("static", filename=filename, v=_fingerprint(filename))
+
+
+@lru_cache(maxsize=64)
+def _fingerprint(filename: str) -> str:
+    try:
+        return hashlib.sha1((STATIC / filename).read_bytes()).hexdigest()[:10]
+    except OSError:
+        return "0"

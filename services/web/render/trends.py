@@ -1,0 +1,90 @@
+"""What results and conference pages show of the stats: charts, their tables, the links they apply.
+
+Pure: the view asks the search layer for the numbers and passes them in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import url_for
+
+from services.search import conferences, taxonomy
+from services.search.request import SearchRequest
+from services.search.stats import Trends, VenueYear
+
+from ..urls import url_with
+from . import charts
+
+TOP_TOPICS = 10  # rows of the topics-over-years grid
+
+
+class FilterLinks:
+    """Search URLs with some filters set instead, each built once: a page has thousands of marks and cells."""
+
+    def __init__(self, req: SearchRequest):
+        self.path = url_for("pages.search")
+        self.pairs = [(k, v) for k, v in req.to_params() if k != "page"]
+        self.built: dict[tuple, str] = {}
+
+    def __call__(self, **values: Any) -> str:
+        key = tuple(values.items())
+        if key not in self.built:
+            pairs = [(k, v) for k, v in self.pairs if k not in values] + [(k, str(v)) for k, v in values.items()]
+            self.built[key] = f"{self.path}?{urlencode(pairs)}"
+        return self.built[key]
+
+
+@dataclass(frozen=True)
+class TrendsView:
+    trends: Trends
+    conferences: list[str]  # by papers in the result set, most first
+    topics: list[str]       # the largest topics, most first
+    by_conference: dict[tuple[str, int], int]
+    by_topic: dict[tuple[str, int], int]
+    bars: charts.Chart
+    grid: charts.Chart
+    csv_url: str
+    filter_url: FilterLinks  # the search with these filters set (a bar, a cell, a table's number)
+
+
+def trends_view(req: SearchRequest, trends: Trends) -> TrendsView:
+    """The charts of a results page."""
+    by_conference = {(c, y): n for c, y, n in trends.by_conference_year}
+    by_topic = {(t, y): n for t, y, n in trends.by_topic_year}
+    conference_totals: Counter[str] = Counter()
+    topic_totals: Counter[str] = Counter()
+    for (c, _), n in by_conference.items():
+        conference_totals[c] += n
+    for (t, _), n in by_topic.items():
+        topic_totals[t] += n
+    ordered = [c for c, _ in conference_totals.most_common()]
+    topics = [t for t, _ in topic_totals.most_common(TOP_TOPICS)]
+    filter_url = FilterLinks(req)
+    bars = charts.stacked_years(
+        by_conference, ordered, conferences.label,
+        lambda c, y: filter_url(conference=c, year=y), lambda y: filter_url(year=y),
+        label="Papers per year by conference")
+    grid = charts.heatmap(
+        {k: v for k, v in by_topic.items() if k[0] in topics}, topics, taxonomy.label,
+        lambda t, y: filter_url(topic=t, year=y), lambda t: filter_url(topic=t),
+        label="Topics over the years")
+    csv_url = url_with(url_for("stats.stats"), req, format="csv", page=None)
+    return TrendsView(trends, ordered, topics, by_conference, by_topic, bars, grid, csv_url, filter_url)
+
+
+def venue_context(slug: str, years: list[VenueYear], year: int | None = None) -> dict[str, Any]:
+    """Venue statistics for a conference page (a chart across years) or a conference-year page."""
+    if year is not None:
+        return {"venue": years[0]} if years else {}
+    return {"venue_years": years, "venue_chart": acceptance_chart(slug, years)} if years else {}
+
+
+def acceptance_chart(slug: str, years: list[VenueYear]) -> charts.Chart:
+    return charts.accepted_vs_submitted(
+        [(v.year, v.accepted, v.submissions, v.acceptance_rate) for v in years],
+        lambda y: url_for("pages.conference_year", slug=slug, year=y),
+        label=f"{conferences.label(slug)}: accepted papers and submissions per year")

@@ -1,0 +1,21 @@
+"""The views: Flask blueprints only, mounted from one list (aleph's habit).
+
+A view reads its input through :mod:`.inputs`, asks the search layer through
+``extensions.reads()``, renders with :mod:`services.web.render` and declares its HTTP
+policy (:func:`services.web.policy.policy`). Views never import each other (an
+import-linter contract in pyproject.toml, run by the tests); a helper two views need goes
+in ``inputs.py``, ``render/`` or ``urls.py``.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import admin, api, feeds, like_text, ops, pages, stats
+
+BLUEPRINTS = (pages.bp, api.bp, stats.bp, like_text.bp, feeds.bp, admin.bp, ops.bp)
+
+
+def register(app: Flask) -> None:
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)

@@ -1,0 +1,78 @@
+"""The public JSON API (``/api/v1``): search, facet counts, papers, suggestions, exports, OpenAPI."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask import Blueprint, Response, jsonify, request
+
+from .. import extensions
+from ..http.headers import attachment
+from ..policy import Cost, Limit, policy
+from ..render import answers
+from ..render.exports import EXPORT_FORMATS
+from ..render.openapi import openapi_document
+from .inputs import one_of, paper_or_404, search_request, suggest_prefix
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.get("/search")
+@policy(whole_answer=True, cors=True)
+def search():
+    results = extensions.reads().search(search_request(api=True))
+    return jsonify(answers.results_json(results))
+
+
+@bp.get("/facets")
+@policy(cors=True)
+def facets():
+    """Counts only (no hits): what the filter panel fetches when an on-demand facet is opened."""
+    req = search_request(api=True)
+    results = extensions.reads().search(replace(req, page=1, page_size=0, search_after=None))
+    return jsonify(answers.counts_json(results))
+
+
+@bp.get("/papers/<paper_id>")
+@policy(whole_answer=True, cors=True)
+def paper(paper_id: str):
+    return jsonify(answers.paper_json(paper_or_404(paper_id), full=True))
+
+
+@bp.get("/papers/<paper_id>/similar")
+@policy(whole_answer=True, cors=True)
+def similar(paper_id: str):
+    found = paper_or_404(paper_id)
+    return jsonify(answers.similar_json(extensions.reads().similar(found.paper_id)))
+
+
+@bp.get("/suggest")
+@policy(max_age=300, whole_answer=True, limit=Limit.OWN, cors=True)
+def suggest():
+    q = suggest_prefix()
+    return jsonify(answers.suggestions_json(q, extensions.reads().suggest(q)))
+
+
+@bp.get("/export")
+@policy(cost=Cost.EXPORT, cors=True)
+def export():
+    fmt = one_of("format", EXPORT_FORMATS, "bibtex")
+    mimetype, ext, write = EXPORT_FORMATS[fmt]
+    req = search_request()
+    filename = f"paperlist-export.{ext}"
+    # HEAD answers the download's headers (parameters validated), without the export work:
+    # an empty stream, so neither a Content-Length nor an ETag claims to describe the body.
+    if request.method == "HEAD":
+        return attachment(Response(iter(()), content_type=mimetype), filename)
+    exported = extensions.reads().export(req)
+    resp = attachment(Response(write(exported.papers), content_type=mimetype), filename)
+    # How many of how many: an export stops at the limit, the API's cursor pages on.
+    resp.headers["X-Total-Count"] = str(exported.total)
+    resp.headers["X-Exported-Count"] = str(len(exported.papers))
+    return resp
+
+
+@bp.get("/openapi.json")
+@policy(max_age=3600, cors=True)
+def openapi():
+    return jsonify(openapi_document())

@@ -1,0 +1,28 @@
+"""Atom 1.0 feeds of any search (``/search.atom``): the same result set, newest first.
+
+Entries and the document are rendered by :mod:`..render.feeds`; caching (ETag,
+Cache-Control) is the site's, as for search pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask import Blueprint, Response
+
+from services.search.limits import FEED_ENTRIES
+
+from .. import extensions
+from ..policy import policy
+from ..render.feeds import atom
+from .inputs import search_request
+
+bp = Blueprint("feeds", __name__)
+
+
+@bp.get("/search.atom")
+@policy()
+def search_feed():
+    req = search_request()
+    found = extensions.reads().feed(replace(req, sort="newest", page=1, page_size=FEED_ENTRIES, search_after=None))
+    return Response(atom(req, found), mimetype="application/atom+xml")

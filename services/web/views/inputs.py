@@ -1,0 +1,118 @@
+"""The request as typed values: a validated :class:`SearchRequest`, a similar request and its
+text, a format chosen from a table, the paper a URL names.
+
+Every view reads its input through these, so a parameter means the same on every route
+(one digit rule, one page clamp, one set of messages); a bad value is
+:class:`InvalidRequest`, a 400 with a message that says which and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import replace
+from typing import Any
+
+from flask import abort, request
+from werkzeug.datastructures import MultiDict
+
+from services.search.errors import InvalidRequest
+from services.search.facets import FACETS
+from services.search.limits import DEFAULT_PAGE_SIZE, MAX_PAPER_ID, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX, MAX_WINDOW
+from services.search.model import Paper
+from services.search.request import SearchRequest, parse_request, whole_number
+
+from .. import extensions
+
+SIMILAR_PAGING = ("page", "page_size")
+"""Keys a similar request takes besides ``text`` and the facets (no q, sort or mode: the text ranks)."""
+
+
+def search_request(*, api: bool = False, args: MultiDict | None = None, **overrides: list[str]) -> SearchRequest:
+    """The query string as a search; browse pages pass ``overrides`` (their conference, year or topic)
+    on top of the URL's filters. Only the API pages with ``search_after``."""
+    source = request.args if args is None else args
+    values = {key: source.getlist(key) for key in source}
+    for key, extra in overrides.items():
+        values[key] = list(dict.fromkeys([*values.get(key, []), *extra]))
+    return parse_request(values, allow_search_after=api)
+
+
+def page_request(**overrides: list[str]) -> SearchRequest:
+    """A page's search; a page beyond the paging window is clamped to the deepest one (the view redirects)."""
+    page = whole_number(request.args.get("page", "").strip())
+    if page is not None and page > 1:
+        size = whole_number(request.args.get("page_size", "").strip())
+        deepest = MAX_WINDOW // (size if size else DEFAULT_PAGE_SIZE)
+        if page > deepest:
+            args = request.args.copy()
+            args["page"] = str(deepest)
+            return search_request(args=args, **overrides)
+    return search_request(**overrides)
+
+
+def asks_other_page(req: SearchRequest) -> bool:
+    """Does the URL name its page otherwise than ``req`` reads it (clamped, or spelled "02")?"""
+    requested = request.args.get("page", "1").strip()
+    return whole_number(requested) is not None and requested != str(req.page)
+
+
+def one_of(name: str, choices: Collection[str], default: str, *, blank_is_default: bool = False) -> str:
+    """A parameter that names one of ``choices`` (case-insensitive), ``default`` when absent."""
+    value = request.args.get(name, default).lower()
+    if blank_is_default and not value:
+        value = default
+    if value not in choices:
+        raise InvalidRequest(name, f"'{value[:20]}' is not one of {', '.join(choices)}")
+    return value
+
+
+def suggest_prefix() -> str:
+    q = request.args.get("q", "")
+    if len(q) > MAX_SUGGEST_PREFIX:
+        raise InvalidRequest("q", f"suggestions take at most {MAX_SUGGEST_PREFIX} characters")
+    return q
+
+
+def paper_or_404(paper_id: str) -> Paper:
+    """The paper a URL names (ids longer than any are cut, then not found)."""
+    found = extensions.reads().paper(paper_id[:MAX_PAPER_ID])
+    if not found:
+        abort(404, description=f"No paper with id '{paper_id[:MAX_PAPER_ID]}'.")
+    return found
+
+
+def similar_text(value: Any) -> str:
+    """The text to embed; one without words (only spaces, say) is valid and finds nothing."""
+    if not isinstance(value, str) or not value:
+        raise InvalidRequest("text", "give the text to find similar papers for (a non-empty string)")
+    if len(value) > MAX_SIMILAR_TEXT:
+        raise InvalidRequest("text", f"the text is longer than {MAX_SIMILAR_TEXT:,} characters")
+    # JSON may carry lone surrogates ("\udc00"), which no tokenizer takes: they become U+FFFD.
+    return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def similar_request(params: Mapping[str, Any], *, form: bool = False) -> SearchRequest:
+    """The filters and paging of a similar request, validated like the search's query string.
+
+    JSON bodies give page and page_size as numbers; a ``form`` gives every value as text.
+    """
+    allowed = {*SIMILAR_PAGING, *(facet.name for facet in FACETS)}
+    args: dict[str, list[str]] = {}
+    for key, value in params.items():
+        if key == "text":
+            continue
+        if key not in allowed:
+            raise InvalidRequest(key, f"not a filter; use text, {', '.join(SIMILAR_PAGING)} or a facet name")
+        if key in SIMILAR_PAGING and not form:  # JSON numbers, as the OpenAPI document says
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)  # 20.0 is an integer to JSON Schema
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidRequest(key, "give a whole number")
+            args[key] = [str(value)]
+            continue
+        values = value if isinstance(value, list) else [value]
+        if not all(isinstance(v, str) for v in values):
+            raise InvalidRequest(key, "give a string or a list of strings")
+        args[key] = values
+    # Ranked by kNN: the semantic mode's paging (page, no search_after cursor).
+    return replace(parse_request(args), mode="semantic")

@@ -1,0 +1,49 @@
+""""Papers like my text": ``POST /api/v1/similar`` (JSON) and the ``/similar`` page (a form).
+
+Both take a text (an abstract, a draft) plus the search filters, embed the text and
+answer the nearest papers in the search response's shape. (Papers like a *paper* are
+``/api/v1/papers/<id>/similar`` and the paper page, :meth:`SearchReads.similar`.)
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, render_template, request
+
+from services.search import conferences
+from services.search.errors import InvalidRequest
+from services.search.limits import MAX_SIMILAR_TEXT
+
+from .. import extensions
+from ..policy import policy
+from ..render.answers import results_json
+from .inputs import similar_request, similar_text
+
+bp = Blueprint("like_text", __name__)
+
+
+@bp.post("/api/v1/similar")
+@policy(cors=True)
+def api():
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise InvalidRequest("body", 'send a JSON object such as {"text": "...", "page_size": 20}')
+    text = similar_text(body.get("text"))
+    req = similar_request(body)
+    return jsonify(results_json(extensions.reads().like_text(req, text)))
+
+
+@bp.route("/similar", methods=["GET", "POST"])
+@policy()
+def page():
+    """The form; a submit (POST, or GET with ``text``) shows the nearest papers under it."""
+    form = request.form if request.method == "POST" else request.args
+    params = {key: [v for v in form.getlist(key) if v] for key in form if key != "text"}
+    req = similar_request({k: v for k, v in params.items() if v}, form=True)
+    text, results, error, status = form.get("text", ""), None, None, 200
+    if request.method == "POST" or text:
+        try:
+            results = extensions.reads().like_text(req, similar_text(text))
+        except InvalidRequest as exc:  # shown beside the form, which keeps what was typed
+            error, status = exc.message, 400
+    return render_template("similar.html", req=req, text=text[:MAX_SIMILAR_TEXT], results=results, error=error,
+                           conferences=conferences.KNOWN, max_text=MAX_SIMILAR_TEXT), status

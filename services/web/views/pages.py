@@ -1,0 +1,171 @@
+"""HTML pages: the front page, results, a paper, the browse pages, the API's docs for people."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
+
+from services.search import bibtex, conferences, taxonomy
+from services.search.errors import SearchUnavailable
+from services.search.request import SearchRequest
+
+from .. import extensions
+from ..policy import policy
+from ..render import trends as trends_render
+from ..render.openapi import openapi_document
+from ..urls import public_url, url_with
+from .inputs import asks_other_page, page_request, paper_or_404, search_request
+
+bp = Blueprint("pages", __name__)
+
+# A request to show for each GET operation of /api/docs (by operationId).
+API_EXAMPLES = {
+    "search": "/api/v1/search?q=diffusion&conference=neurips&year=2020-2025&page_size=5",
+    "suggest": "/api/v1/suggest?q=bengio",
+    "export": "/api/v1/export?q=diffusion&year=2024&format=csv",
+}
+
+
+def trends_of(req: SearchRequest, total: int) -> trends_render.TrendsView | None:
+    """The charts of a results page; none (and no request) for an empty result set."""
+    return trends_render.trends_view(req, extensions.reads().trends(req)) if total else None
+
+
+def _render_results(template: str, req: SearchRequest, **context):
+    results = extensions.reads().search(req)
+    if req.page > results.pages or asks_other_page(req):
+        # Past the last page: show the last one (its own URL, so paging links stay right).
+        last = min(results.pages, req.page)
+        return redirect(url_with(request.path, req, page=last if last > 1 else None), code=302)
+    context.update(results=results, req=req, trends=trends_of(req, results.total))
+    if request.args.get("partial") == "1":
+        return jsonify(results=render_template("_results.html", **context),
+                       facets=render_template("_facets.html", **context),
+                       head=render_template("_results_head.html", **context),
+                       scope=render_template("_scope.html", **context),
+                       total=results.total)
+    return render_template(template, **context)
+
+
+def _extra_filters(**own: list[str]) -> bool:
+    """Does the URL ask for more than the browse page's own selection (or a query)?"""
+    if request.args.get("q", "").strip():
+        return True
+    req = page_request()
+    for facet in req.filters:
+        if facet not in own or set(req.selected(facet)) != set(own[facet]):
+            return True
+    return False
+
+
+def _browse(template: str, own: dict[str, list[str]], **context):
+    """A browse page, or — with filters of its own added — the search it has become."""
+    if _extra_filters(**own):
+        req = search_request(**own)
+        return redirect(url_with(url_for("pages.search"), req), code=302)
+    return _render_results(template, page_request(**own), **context)
+
+
+@bp.get("/")
+@policy()
+def index():
+    return render_template("index.html", overview=extensions.reads().overview())
+
+
+@bp.get("/search")
+@policy()
+def search():
+    return _render_results("search.html", page_request())
+
+
+@bp.get("/conferences")
+@policy()
+def conferences_index():
+    overview = extensions.reads().overview(newest=0)
+    known = {c.slug: i for i, c in enumerate(conferences.KNOWN)}
+    listed = sorted(overview.conferences, key=lambda c: (known.get(c.slug, len(known)), c.name.lower()))
+    return render_template("conferences.html", overview=overview, listed=listed)
+
+
+@bp.get("/topics")
+@policy()
+def topics_index():
+    overview = extensions.reads().overview(newest=0)
+    counts = {slug: n for slug, _, n in overview.topics}
+    return render_template("topics.html", topics=[(t, counts.get(t.slug, 0)) for t in taxonomy.TOPICS],
+                           overview=overview)
+
+
+@bp.get("/api/docs")
+@policy()
+def api_docs():
+    return render_template("api_docs.html", doc=openapi_document(), api_examples=API_EXAMPLES,
+                           public_url=public_url())
+
+
+@bp.get("/papers/<paper_id>")
+@policy()
+def paper(paper_id: str):
+    found = paper_or_404(paper_id)
+    try:
+        similar, degraded = extensions.reads().similar(found.paper_id), False
+    except SearchUnavailable:
+        # The paper is what was asked for; its neighbours (a kNN search, the costlier call)
+        # are left out when Elasticsearch runs out of time, not the whole page.
+        similar, degraded = [], True
+    page = make_response(render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar))
+    if degraded:
+        page.headers["Cache-Control"] = "no-store"  # not kept by browsers or a CDN: the next visit has them
+    return page
+
+
+def _venue(slug: str, year: int | None = None) -> dict:
+    return trends_render.venue_context(slug, extensions.reads().venue_years(slug, year), year)
+
+
+@bp.get("/conferences/<slug>")
+@policy()
+def conference(slug: str):
+    slug = conferences.canonical_slug(slug)
+    summary = extensions.reads().conference(slug)
+    if not summary:
+        abort(404, description=f"No papers from a conference '{slug[:60]}'.")
+    return _browse("search.html", {"conference": [slug]}, heading=summary.name, conference=summary,
+                   subtitle=conferences.lookup(slug).full_name, **_venue(slug))
+
+
+@bp.get("/conferences/<slug>/<int:year>")
+@policy()
+def conference_year(slug: str, year: int):
+    slug = conferences.canonical_slug(slug)
+    summary = extensions.reads().conference(slug)
+    if not summary:
+        abort(404, description=f"No papers from {conferences.label(slug)} {year}.")
+    if not summary.has_year(year):
+        resp = render_template("error.html", status=404, conference=summary,
+                               message=f"We have no papers from {summary.name} {year}.")
+        return resp, 404, {"Cache-Control": "no-store"}
+    return _browse("search.html", {"conference": [slug], "year": [str(year)]},
+                   heading=f"{summary.name} {year}", conference=summary, year=year, **_venue(slug, year))
+
+
+@bp.get("/topics/<slug>")
+@policy()
+def topic(slug: str):
+    found = taxonomy.lookup(slug)
+    if not found:
+        abort(404, description=f"No topic '{slug[:60]}'.")
+    return _browse("search.html", {"topic": [found.slug]}, heading=found.label, subtitle=found.description)
+
+
+@bp.get("/authors/<path:name>")
+@policy()
+def author(name: str):
+    profile = extensions.reads().author(name[:200])
+    if not profile.total and not profile.hidden:
+        # Case and accents do not matter: /authors/yoshua%20bengio goes to the spelling papers use.
+        # 302, not 301: the most frequent spelling is data and may change with the next ingest.
+        canonical = extensions.reads().canonical_author(name[:200])
+        if canonical and canonical != name:
+            return redirect(url_for("pages.author", name=canonical), 302)
+        abort(404, description=f"No papers by '{name[:100]}'.")
+    return render_template("author.html", profile=profile)

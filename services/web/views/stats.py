@@ -1,0 +1,41 @@
+"""Statistics in the JSON API: trends of any search (``/stats``) and a conference-year (``/venues``)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, jsonify
+
+from services.search import conferences
+from services.search.errors import InvalidRequest
+from services.search.limits import MAX_YEAR, MIN_YEAR
+
+from .. import extensions
+from ..http.headers import attachment
+from ..policy import policy
+from ..render import answers
+from ..render.exports import STATS_FORMATS, trends_csv
+from .inputs import one_of, search_request
+
+bp = Blueprint("stats", __name__, url_prefix="/api/v1")
+
+
+@bp.get("/stats")
+@policy(whole_answer=True, cors=True)  # kept whole as JSON; a CSV is rendered each time
+def stats():
+    fmt = one_of("format", STATS_FORMATS, "json", blank_is_default=True)
+    req = search_request(api=True)
+    trends = extensions.reads().trends(req)
+    if fmt == "csv":
+        return attachment(Response(trends_csv(trends), mimetype="text/csv"), "paperlist-stats.csv")
+    return jsonify(answers.trends_json(req, trends))
+
+
+@bp.get("/venues/<slug>/<int:year>")
+@policy(whole_answer=True, cors=True)
+def venue(slug: str, year: int):
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        raise InvalidRequest("year", f"must be between {MIN_YEAR} and {MAX_YEAR}")
+    slug = conferences.canonical_slug(slug)
+    found = extensions.reads().venue_years(slug, year) if slug else []
+    if not found:
+        abort(404, description=f"No records of {conferences.label(slug) if slug else 'that conference'} {year}.")
+    return jsonify(answers.venue_json(found[0]))

@@ -1,0 +1,224 @@
+"""A search layer in memory, for tests of the web without Elasticsearch (warehouse's null search service).
+
+:class:`FakeReads` implements :class:`~services.search.reads.SearchReads` over a handful of
+papers: a search matches the query's words in titles and abstracts and the conference and
+year filters, the rest answer from the same papers. It records each call, so a test can
+say that a view did not reach the search layer. :func:`fake_app` is the real app over it,
+with no Redis and no Elasticsearch reachable (every backing service on a closed port).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from services.search import conferences, taxonomy
+from services.search.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.facets import FacetValue
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from services.search.model import Author, Links, Paper
+from services.search.reads import Exported, SearchReads, Suggestion
+from services.search.request import SearchRequest
+from services.search.results import Hit, SearchResults
+from services.search.stats import KeyYearCount, Trends, VenueYear, YearCount, venue_year
+from services.settings import load_settings
+
+CLOSED = "127.0.0.1:1"  # nothing listens on port 1
+
+
+def _paper(n: int, title: str, conference: str, year: int, *, abstract: str = "", topics: tuple[str, ...] = (),
+           status: str = "poster", authors: tuple[str, ...] = ("Ada Lovelace", "Alan Turing")) -> Paper:
+    return Paper(paper_id=f"{conference}-{year}-p{n}", conference=conference, conference_name=conferences.label(conference),
+                 year=year, title=title, abstract=abstract, topics=list(topics), status=status, status_raw=status.title(),
+                 authors=[Author(name=a, affiliation="Analytical Engines") for a in authors],
+                 links=Links(pdf=f"https://example.org/{n}.pdf"), keywords=["graphs"], citations=n)
+
+
+PAPERS = (
+    _paper(1, "Graph Attention Networks", "iclr", 2018, abstract="Attention over graph neighbourhoods.",
+           topics=("graph-learning",)),
+    _paper(2, "Diffusion Models Beat GANs on Image Synthesis", "neurips", 2021,
+           abstract="Diffusion models for images; $\\tilde{O}(\\sqrt{T})$ samples.", topics=("generative-models",)),
+    _paper(3, "Deep Residual Learning for Image Recognition", "cvpr", 2016, abstract="Residual networks.",
+           topics=("computer-vision",), authors=("Kaiming He",)),
+    _paper(4, "Graph Neural Networks at Scale", "neurips", 2024, abstract="", topics=("graph-learning",)),
+    _paper(5, "A Rejected Graph Paper", "iclr", 2018, status="reject"),
+)
+
+
+@dataclass
+class FakeReads:
+    """Answers every read from ``papers``; ``calls`` lists (method, arguments) in order."""
+
+    papers: Sequence[Paper] = PAPERS
+    calls: list[tuple[str, tuple]] = field(default_factory=list)
+
+    def _note(self, name: str, *args: object) -> None:
+        self.calls.append((name, args))
+
+    def called(self, name: str) -> int:
+        return sum(1 for n, _ in self.calls if n == name)
+
+    def _matching(self, req: SearchRequest) -> list[Paper]:
+        words = req.q.lower().split()
+        found = []
+        for p in self.papers:
+            text = f"{p.title} {p.abstract}".lower()
+            if words and not all(w in text for w in words):
+                continue
+            if req.selected("conference") and p.conference not in req.selected("conference"):
+                continue
+            if any(not low <= p.year <= high for low, high in req.filters.get("year", ())):
+                continue
+            if (p.status == "reject") != ("reject" in req.selected("status")):
+                continue
+            found.append(p)
+        return found
+
+    def search(self, req: SearchRequest) -> SearchResults:
+        self._note("search", req)
+        found = self._matching(req)
+        page = found[req.offset:req.offset + req.page_size]
+        counts = Counter(p.conference for p in found)
+        years = Counter(p.year for p in found)
+        return SearchResults(
+            req, len(found), [Hit(p, "", "", (1.0, p.paper_id)) for p in page],
+            facets={"conference": [FacetValue(c, conferences.label(c), n, c in req.selected("conference"))
+                                   for c, n in counts.most_common()]},
+            year_histogram=sorted(years.items()), year_span=(min(years), max(years)) if years else None)
+
+    def like_text(self, req: SearchRequest, text: str) -> SearchResults:
+        self._note("like_text", req, text)
+        words = set(text.lower().split())
+        near = [p for p in self.papers if words & set(f"{p.title} {p.abstract}".lower().split())]
+        return SearchResults(req, len(near), [Hit(p, "", "") for p in near[:req.page_size]])
+
+    def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
+        self._note("export", req, limit)
+        found = self._matching(req)
+        return Exported(found[:limit], len(found))
+
+    def trends(self, req: SearchRequest) -> Trends:
+        self._note("trends", req)
+        found = self._matching(req)
+        return Trends(len(found), tuple(YearCount(y, n) for y, n in sorted(Counter(p.year for p in found).items())),
+                      tuple(KeyYearCount(c, y, n) for (c, y), n in sorted(Counter(
+                          (p.conference, p.year) for p in found).items(), key=lambda kv: (kv[0][1], kv[0][0]))),
+                      tuple(KeyYearCount(t, y, n) for (t, y), n in sorted(Counter(
+                          (t, p.year) for p in found for t in p.topics).items(), key=lambda kv: (kv[0][1], kv[0][0]))))
+
+    def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
+        self._note("venue_years", conference, year)
+        per_year: dict[int, Counter] = {}
+        for p in self.papers:
+            if p.conference == conference and (year is None or p.year == year):
+                per_year.setdefault(p.year, Counter())[p.status_raw] += 1
+        return [venue_year(conference, y, counts) for y, counts in sorted(per_year.items())]
+
+    def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
+        self._note("feed", req)
+        return [(p, "2025-01-02T03:04:05+00:00") for p in sorted(self._matching(req), key=lambda p: -p.year)]
+
+    def paper(self, paper_id: str) -> Paper | None:
+        self._note("paper", paper_id)
+        return next((p for p in self.papers if p.paper_id == paper_id), None)
+
+    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
+        self._note("similar", paper_id, size, within)
+        return [p for p in self.papers if p.paper_id != paper_id and p.status != "reject"][:size]
+
+    def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
+        self._note("suggest", prefix, size)
+        lowered = prefix.lower().strip()
+        if not lowered:
+            return []
+        return [Suggestion("title", p.title, p.paper_id, f"{p.conference_name} {p.year}")
+                for p in self.papers if p.title.lower().startswith(lowered)][:size]
+
+    def _listed(self) -> list[Paper]:
+        return [p for p in self.papers if p.status != "reject"]
+
+    def overview(self, newest: int = FRONT_PAGE_PAPERS) -> Overview:
+        self._note("overview", newest)
+        confs = [s for s in (self._summary(c) for c in sorted({p.conference for p in self.papers})) if s]
+        topics = Counter(t for p in self._listed() for t in p.topics)
+        latest = max(self._listed(), key=lambda p: p.year)
+        lead = [p for p in self._listed() if (p.conference, p.year) == (latest.conference, latest.year)]
+        return Overview(len(self._listed()), confs, [(t, taxonomy.label(t), n) for t, n in topics.most_common()],
+                        lead[:newest] if newest else [], (latest.conference, latest.year) if newest else None,
+                        len(lead) if newest else 0)
+
+    def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile:
+        self._note("author", name, size)
+        papers = [p for p in self._listed() if name in p.author_names]
+        hidden = sum(1 for p in self.papers if p.status == "reject" and name in p.author_names)
+        coauthors = Counter(a for p in papers for a in p.author_names if a != name)
+        return AuthorProfile(name, len(papers), papers[:size], sorted(Counter(p.year for p in papers).items(), reverse=True),
+                             coauthors.most_common(), [("Analytical Engines", len(papers))] if papers else [],
+                             Counter(p.conference for p in papers).most_common(), hidden)
+
+    def canonical_author(self, name: str) -> str | None:
+        self._note("canonical_author", name)
+        return next((a for p in self.papers for a in p.author_names if a.casefold() == name.casefold()), None)
+
+    def conference(self, slug: str) -> ConferenceSummary | None:
+        self._note("conference", slug)
+        return self._summary(slug)
+
+    def _summary(self, slug: str) -> ConferenceSummary | None:
+        mine = [p for p in self.papers if p.conference == slug]
+        if not mine:
+            return None
+        listed = Counter(p.year for p in mine if p.status != "reject")
+        hidden = Counter(p.year for p in mine if p.status == "reject")
+        return ConferenceSummary(slug, conferences.label(slug), sum(listed.values()),
+                                 sorted(listed.items(), reverse=True), sum(hidden.values()), dict(hidden))
+
+    def ready(self) -> bool:
+        self._note("ready")
+        return True
+
+
+def fake_settings(**overrides: str):
+    """Settings whose backing services are all unreachable: the fake answers, nothing else could."""
+    values = {"ES_URL": f"http://{CLOSED}", "REDIS_URL": f"redis://{CLOSED}/15", "PAPERLIST_INDEX": "test-fake",
+              "PAPERLIST_CACHE": "false", "PAPERLIST_RATE_LIMIT_ENABLED": "false",
+              "PAPERLIST_PUBLIC_URL": "https://papers.example.org", "PAPERLIST_ADMIN_TOKEN": "test-token"}
+    values.update(overrides)
+    return load_settings(**values)
+
+
+def fake_app(reads: SearchReads | None = None, **overrides: str):
+    from services.web.app import create_app
+
+    app = create_app(fake_settings(**overrides), reads=reads or FakeReads())
+    app.testing = False  # errors go through the real handlers
+    return app
+
+
+def conforms(data: object, component: str) -> None:
+    """``data`` is valid against the OpenAPI document's component (its $refs resolved in the document)."""
+    import jsonschema
+
+    from services.web.render.openapi import openapi_document
+
+    document = openapi_document()
+    jsonschema.Draft202012Validator({"$ref": f"#/components/schemas/{component}",
+                                     "components": document["components"]}).validate(data)
+
+
+def signature_gaps(cls: type) -> list[str]:
+    """Methods of SearchReads that ``cls`` lacks or declares with other parameters or answers."""
+    gaps = []
+    for name, member in vars(SearchReads).items():
+        if not callable(member) or name.startswith("_"):
+            continue
+        method = getattr(cls, name, None)
+        wanted = inspect.signature(member)
+        if method is None:
+            gaps.append(f"{name}: missing")
+        elif inspect.signature(method) != wanted:
+            gaps.append(f"{name}{inspect.signature(method)} is not {name}{wanted}")
+    return gaps

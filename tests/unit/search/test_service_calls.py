@@ -1,0 +1,134 @@
+"""How :class:`PaperSearch` calls Elasticsearch: every read within the request's deadline, never a
+partial answer, and one breaker admission (one failure counted) per call a caller makes.
+
+A recording stand-in for the client answers; no Elasticsearch runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import elastic_transport
+import pytest
+
+from services.search.boundary import Deadlines, search_breaker, start_deadline
+from services.search.breaker import CLOSED
+from services.search.errors import SearchOverloaded, SearchUnavailable
+from services.search.request import SearchRequest
+from services.search.service import PaperSearch
+
+
+class Aggregation(dict):
+    """An empty aggregation answer under any name asked for (sub-aggregations too)."""
+
+    def __init__(self) -> None:
+        super().__init__(buckets=[], doc_count=0, sum_other_doc_count=0)
+
+    def __missing__(self, name: str) -> Aggregation:
+        return Aggregation()
+
+
+class Response(dict):
+    """What the client returns: a mapping with ``.body``."""
+
+    @property
+    def body(self) -> dict:
+        return self
+
+
+class RecordingES:
+    """Answers ``search`` and ``get``; records each call's client deadline and arguments."""
+
+    def __init__(self, *, timed_out: bool = False, down: bool = False, stored: dict | None = None):
+        self.calls: list[tuple[str, float | None, dict]] = []
+        self.timed_out = timed_out
+        self.down = down
+        self.stored = stored if stored is not None else {"abstract": ""}
+        self._timeout: float | None = None
+
+    def options(self, *, request_timeout: float | None = None, **_: Any) -> RecordingES:
+        clone = RecordingES.__new__(RecordingES)
+        clone.__dict__ = {**self.__dict__, "_timeout": request_timeout}  # shares ``calls``
+        return clone
+
+    def search(self, **kwargs: Any) -> Response:
+        self.calls.append(("search", self._timeout, kwargs))
+        if self.down:
+            raise elastic_transport.ConnectionTimeout("timed out")
+        return Response(timed_out=self.timed_out, hits={"total": {"value": 0}, "hits": []},
+                        aggregations=Aggregation())
+
+    def get(self, **kwargs: Any) -> Response:
+        self.calls.append(("get", self._timeout, kwargs))
+        return Response(_source=self.stored)
+
+
+def _service(es: RecordingES, **kwargs: Any) -> PaperSearch:
+    return PaperSearch(es, "papers", deadlines=Deadlines(search=2.0, ready=1.0), **kwargs)  # type: ignore[arg-type]
+
+
+READS = {
+    "search": lambda s: s.search(SearchRequest(q="graph")),
+    "trends": lambda s: s.trends(SearchRequest(q="graph")),
+    "venue_years": lambda s: s.venue_years("iclr", 2020),
+    "feed": lambda s: s.feed(SearchRequest(q="graph")),
+    "export": lambda s: s.export(SearchRequest(q="graph")),
+    "overview": lambda s: s.overview(),
+    "conference": lambda s: s.conference("iclr"),
+    "author": lambda s: s.author("Ada Lovelace"),
+    "suggest": lambda s: s.suggest("gra"),
+    "more_like_this": lambda s: s.more_like_this("p1"),
+}
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_every_search_gets_its_deadline_and_a_server_side_timeout(read):
+    start_deadline(2.0)
+    es = RecordingES()
+    READS[read](_service(es))
+    searches = [(timeout, kwargs) for api, timeout, kwargs in es.calls if api == "search"]
+    assert searches, read
+    for timeout, kwargs in searches:
+        assert timeout is not None and 0 < timeout <= 1.5, (read, timeout)  # its share, within the budget
+        assert kwargs.get("timeout", "").endswith("ms"), (read, kwargs)     # Elasticsearch stops in time too
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_a_partial_answer_is_never_shown(read):
+    """Elasticsearch out of time answers what it has: a 503 (or the last good answer), never that."""
+    start_deadline(2.0)
+    with pytest.raises(SearchOverloaded):
+        READS[read](_service(RecordingES(timed_out=True)))
+
+
+def test_paper_reads_get_their_deadline():
+    start_deadline(2.0)
+    es = RecordingES(stored={"paper_id": "p1", "conference": "iclr", "title": "T", "year": 2020})
+    service = _service(es)
+    service.paper("p1")
+    service.similar("p1")  # no embedding: its words instead
+    gets = [timeout for api, timeout, _ in es.calls if api == "get"]
+    assert len(gets) == 2 and all(t is not None and 0 < t <= 1.5 for t in gets)
+
+
+def test_one_failed_call_counts_once_toward_the_breaker():
+    """similar() falls back to more_like_this(): both are entry points, but one call is one failure."""
+    breaker = search_breaker(failures=2, cooldown=60)
+    service = _service(RecordingES(down=True), breaker=breaker)
+    with pytest.raises(SearchUnavailable):
+        service.similar("p1")
+    assert breaker.state == CLOSED  # two failures would have opened it
+
+
+def test_a_probing_breaker_lets_the_whole_call_through():
+    """While half-open, the breaker admits one call; the fallback inside it is part of that call."""
+    clock = [0.0]
+    breaker = search_breaker(failures=1, cooldown=2.0)
+    breaker._clock = lambda: clock[0]
+    failing = _service(RecordingES(down=True), breaker=breaker)
+    with pytest.raises(SearchUnavailable):
+        failing.search(SearchRequest(q="graph"))
+    clock[0] += 2.5  # the cool-down is over: the next call probes
+    healthy = _service(RecordingES(), breaker=breaker)
+    assert healthy.similar("p1") == []
+    assert breaker.state == CLOSED

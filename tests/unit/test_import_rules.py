@@ -1,0 +1,69 @@
+"""The import rules of pyproject.toml (import-linter) hold, and they do fail on what they forbid.
+
+The contracts are checked on the real tree, then on copies of it with one import added:
+a circle between two modules, a view importing another view, the web importing the
+indexer, a leaf importing a view. Each copy must break exactly the contract that says so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT = ("import sys; from importlinter.cli import lint_imports; "
+        "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True, no_logo=True))")
+
+
+def lint(root: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", LINT], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_the_tree_keeps_every_contract():
+    done = lint(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory) -> Path:
+    """The services package and the contracts, apart from the real tree."""
+    root = tmp_path_factory.mktemp("tree")
+    shutil.copytree(ROOT / "services", root / "services", ignore=shutil.ignore_patterns("__pycache__", "*.npz"))
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    return root
+
+
+def _with_import(root: Path, module: str, line: str):
+    path = root / "services" / (module.replace(".", "/") + ".py")
+    original = path.read_text()
+    path.write_text(original + f"\n{line}  # added by the test\n")
+    return path, original
+
+
+@pytest.mark.parametrize("module, line, broken", [
+    # urls is imported by policy; policy importing urls back is a circle inside one layer.
+    ("web.urls", "from . import policy", "No import circles"),
+    ("web.views.pages", "from . import api", "A view never imports another view"),
+    ("web.views.like_text", "from .api import search", "A view never imports another view"),
+    ("web.http.metrics", "from services.indexer import runs", "The web never imports the indexer"),
+    ("search.results", "from services.web import urls", "The search layer imports neither"),
+    ("web.policy", "from .views import pages", "The web in layers"),
+    ("web.http.headers", "from ..cache import store", "The web in layers"),
+])
+def test_a_forbidden_import_breaks_its_contract(copy, module, line, broken):
+    path, original = _with_import(copy, module, line)
+    try:
+        done = lint(copy)
+    finally:
+        path.write_text(original)
+    assert done.returncode != 0, done.stdout
+    report = done.stdout.split("Broken contracts", 1)[-1]
+    assert broken in report, done.stdout

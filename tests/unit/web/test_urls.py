@@ -1,0 +1,50 @@
+"""URL builders: a search with parameters changed, facet toggles, the public base, the feed."""
+
+from __future__ import annotations
+
+import pytest
+from fake_reads import fake_app
+
+from services.search.request import parse_request
+from services.web import urls
+
+
+@pytest.fixture(scope="module")
+def app():
+    return fake_app()
+
+
+def _req(**args: str):
+    return parse_request({k: [v] for k, v in args.items()})
+
+
+def test_url_with_changes_and_removes_parameters(app):
+    req = _req(q="graph", conference="iclr", page="3")
+    assert urls.url_with("/search", req, page=None) == "/search?q=graph&conference=iclr"
+    assert urls.url_with("/search", req, year=[2020, 2021], page=None) == \
+        "/search?q=graph&conference=iclr&year=2020&year=2021"
+    assert urls.url_with("/search", _req()) == "/search"
+
+
+def test_toggle_adds_or_removes_a_value_and_goes_back_to_page_one(app):
+    req = _req(q="graph", conference="iclr", page="2")
+    with app.test_request_context("/search"):
+        assert urls.toggle(req, "conference", "iclr") == "/search?q=graph"
+        assert urls.toggle(req, "conference", "neurips") == "/search?q=graph&conference=iclr&conference=neurips"
+    with app.test_request_context("/conferences/iclr"):  # a browse page's change is a search
+        assert urls.results_path() == "/search"
+
+
+def test_absolute_urls_never_come_from_the_host_header(app):
+    with app.test_request_context("/", headers={"Host": "evil.example"}):
+        assert urls.absolute_url("pages.paper", paper_id="p 1") == "https://papers.example.org/papers/p%201"
+        assert urls.public_url() == "https://papers.example.org"
+
+
+def test_a_feed_keeps_the_filters_not_the_order_or_page(app):
+    with app.test_request_context("/"):
+        assert urls.feed_url(_req(q="graph", sort="newest", page="2")) == "/search.atom?q=graph"
+
+
+def test_api_paths(app):
+    assert urls.is_api_path("/api/v1/search") and urls.is_api_path("/api/docs") and not urls.is_api_path("/search")

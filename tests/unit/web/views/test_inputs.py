@@ -1,0 +1,58 @@
+"""The request as typed values: one digit rule, the page clamp, formats from a table, a similar request."""
+
+from __future__ import annotations
+
+import pytest
+from fake_reads import fake_app
+
+from services.search.errors import InvalidRequest
+from services.web.views import inputs
+
+
+@pytest.fixture(scope="module")
+def app():
+    return fake_app()
+
+
+def test_a_page_past_the_window_is_clamped_to_the_deepest(app):
+    with app.test_request_context("/search?page=999999999999999999999999&page_size=50"):
+        req = inputs.page_request()
+        assert req.page == 200 and inputs.asks_other_page(req)
+    with app.test_request_context("/search?page=3"):
+        req = inputs.page_request()
+        assert req.page == 3 and not inputs.asks_other_page(req)
+
+
+@pytest.mark.parametrize("page", ["٢", "²", "1_0", " 2"])
+def test_pages_that_are_not_ascii_digits_are_refused(app, page):
+    with app.test_request_context("/search", query_string={"page": page}), pytest.raises(InvalidRequest):
+        inputs.page_request()
+
+
+def test_browse_filters_join_the_urls(app):
+    with app.test_request_context("/conferences/iclr?conference=neurips"):
+        req = inputs.search_request(conference=["iclr"])
+        assert req.selected("conference") == ("neurips", "iclr")
+
+
+def test_only_the_api_pages_with_a_cursor(app):
+    with app.test_request_context("/search?search_after=abc"), pytest.raises(InvalidRequest):
+        inputs.search_request()
+
+
+def test_a_format_from_its_table(app):
+    with app.test_request_context("/?format=CSV"):
+        assert inputs.one_of("format", ("csv", "json"), "json") == "csv"
+    with app.test_request_context("/?format="):
+        assert inputs.one_of("format", ("csv", "json"), "json", blank_is_default=True) == "json"
+        with pytest.raises(InvalidRequest):
+            inputs.one_of("format", ("csv", "json"), "json")
+
+
+def test_one_digit_rule_for_every_number():
+    from services.search.limits import MAX_WINDOW
+    from services.search.request import whole_number
+
+    assert whole_number("007") == 7 and whole_number("0") == 0
+    assert all(whole_number(text) is None for text in ("٢", "²", "1_0", "+1", " 1", "", "1.0", "１０"))
+    assert whole_number("9" * 5000) > MAX_WINDOW  # read without converting 5,000 digits

@@ -1,0 +1,81 @@
+"""The JSON API over the in-memory search layer: every answer valid against the OpenAPI document."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from fake_reads import conforms
+
+from services.web.render.openapi import openapi_document
+
+
+def test_search_answers_the_documented_shape(fake_client):
+    data = fake_client.get("/api/v1/search", query_string={"q": "graph", "page_size": 1}).get_json()
+    conforms(data, "SearchResponse")
+    assert data["total"] == 2 and data["pages"] == 2 and len(data["hits"]) == 1
+    assert data["hits"][0]["url"].startswith("https://papers.example.org/papers/")
+    assert data["query"] == {"q": "graph", "filters": {}, "sort": "relevance"}
+    assert data["next_search_after"]
+
+
+def test_facet_counts_have_no_hits(fake_client, fake_reads):
+    data = fake_client.get("/api/v1/facets", query_string={"q": "graph"}).get_json()
+    conforms(data, "FacetCounts")
+    assert "hits" not in data and data["facets"]["conference"]
+    assert fake_reads.calls[-1][1][0].page_size == 0
+
+
+def test_a_paper_and_its_neighbours(fake_client):
+    paper = fake_client.get("/api/v1/papers/iclr-2018-p1").get_json()
+    conforms(paper, "Paper")
+    assert paper["bibtex"].startswith("@inproceedings") and paper["authors_detail"][0]["name"] == "Ada Lovelace"
+    similar = fake_client.get("/api/v1/papers/iclr-2018-p1/similar").get_json()
+    conforms(similar, "SimilarPapers")
+    assert similar["papers"] and all(p["id"] != "iclr-2018-p1" for p in similar["papers"])
+    missing = fake_client.get("/api/v1/papers/nope")
+    assert missing.status_code == 404
+    conforms(missing.get_json(), "Error")
+
+
+def test_suggestions_lead_to_pages(fake_client):
+    data = fake_client.get("/api/v1/suggest", query_string={"q": "graph"}).get_json()
+    conforms(data, "Suggestions")
+    assert data["suggestions"][0] == {"type": "title", "text": "Graph Attention Networks",
+                                      "url": "/papers/iclr-2018-p1", "detail": "ICLR 2018"}
+    too_long = fake_client.get("/api/v1/suggest", query_string={"q": "x" * 101})
+    assert too_long.status_code == 400 and too_long.get_json()["error"]["message"].startswith("q:")
+
+
+@pytest.mark.parametrize("fmt, mimetype", [("csv", "text/csv"), ("bibtex", "application/x-bibtex"),
+                                           ("json", "application/json")])
+def test_exports_are_downloads_that_say_how_many_of_how_many(fake_client, fmt, mimetype):
+    resp = fake_client.get("/api/v1/export", query_string={"q": "graph", "format": fmt})
+    assert resp.status_code == 200 and resp.mimetype == mimetype
+    assert resp.headers["Content-Disposition"].startswith('attachment; filename="paperlist-export.')
+    assert (resp.headers["X-Total-Count"], resp.headers["X-Exported-Count"]) == ("2", "2")
+    if fmt == "json":
+        conforms(resp.get_json(), "Exported")
+    if fmt == "csv":
+        assert len(list(csv.reader(io.StringIO(resp.get_data(as_text=True))))) == 3
+
+
+def test_head_on_an_export_validates_without_exporting(fake_client, fake_reads):
+    head = fake_client.head("/api/v1/export", query_string={"format": "csv"})
+    assert head.status_code == 200 and head.get_data() == b"" and fake_reads.called("export") == 0
+    assert fake_client.head("/api/v1/export", query_string={"format": "docx"}).status_code == 400
+    assert fake_client.get("/api/v1/export", query_string={"format": ""}).status_code == 400
+
+
+def test_bad_parameters_are_400_in_the_error_envelope_before_any_search(fake_client, fake_reads):
+    for query in ({"page": "0"}, {"sort": "loudest"}, {"year": "twenty"}, {"mode": "vibes"}, {"facets": "colour"}):
+        resp = fake_client.get("/api/v1/search", query_string=query)
+        assert resp.status_code == 400, query
+        conforms(resp.get_json(), "Error")
+        assert resp.get_json()["error"]["code"] == "invalid_parameter"
+    assert fake_reads.called("search") == 0
+
+
+def test_the_served_document_is_the_generated_one(fake_client):
+    assert fake_client.get("/api/v1/openapi.json").get_json() == openapi_document()

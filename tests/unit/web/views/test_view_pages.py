@@ -1,0 +1,98 @@
+"""The HTML pages over the in-memory search layer: what each shows, where it redirects, its errors."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+def _html(resp) -> str:
+    assert resp.status_code == 200, resp.status_code
+    return resp.get_data(as_text=True)
+
+
+def test_front_page_leads_with_the_newest_conference_year(fake_client):
+    html = _html(fake_client.get("/"))
+    assert "Graph Neural Networks at Scale" in html and 'href="/conferences/neurips/2024"' in html
+
+
+def test_results_list_the_matches_with_facets_and_trends(fake_client, fake_reads):
+    html = _html(fake_client.get("/search", query_string={"q": "graph"}))
+    assert "Graph Attention Networks" in html and "Graph Neural Networks at Scale" in html
+    assert "Deep Residual Learning" not in html
+    assert "A Rejected Graph Paper" not in html  # hidden unless asked for
+    assert fake_reads.called("trends") == 1
+    assert 'href="/search.atom?q=graph"' in html  # the feed of this search
+
+
+def test_an_empty_result_set_asks_for_no_trends(fake_client, fake_reads):
+    _html(fake_client.get("/search", query_string={"q": "nothing-matches-this"}))
+    assert fake_reads.called("trends") == 0
+
+
+def test_partial_results_are_json_fragments(fake_client):
+    data = fake_client.get("/search", query_string={"q": "graph", "partial": "1"}).get_json()
+    assert set(data) == {"results", "facets", "head", "scope", "total"} and data["total"] == 2
+
+
+@pytest.mark.parametrize("query, location", [
+    ({"q": "graph", "page": "9999"}, "/search?q=graph"),   # past the last page: the last one
+    ({"q": "graph", "page": "02"}, "/search?q=graph"),     # one page, one URL
+])
+def test_pages_outside_the_results_redirect(fake_client, query, location):
+    resp = fake_client.get("/search", query_string=query)
+    assert resp.status_code == 302 and resp.headers["Location"] == location
+
+
+@pytest.mark.parametrize("page", ["٢", "1_0", "+2", "x"])
+def test_a_page_that_is_not_ascii_digits_is_a_400_page(fake_client, page):
+    resp = fake_client.get("/search", query_string={"page": page})
+    assert resp.status_code == 400 and "<html" in resp.get_data(as_text=True).lower()
+
+
+def test_a_paper_page_shows_its_details_bibtex_and_neighbours(fake_client):
+    html = _html(fake_client.get("/papers/iclr-2018-p1"))
+    assert "Graph Attention Networks" in html and "@inproceedings" in html and "Similar papers" in html
+    assert 'href="/authors/Ada%20Lovelace"' in html
+
+
+def test_an_unknown_paper_is_a_404_page(fake_client):
+    resp = fake_client.get("/papers/nope")
+    assert resp.status_code == 404 and "No paper with id" in resp.get_data(as_text=True)
+
+
+def test_conference_pages_and_their_years(fake_client):
+    html = _html(fake_client.get("/conferences/iclr"))
+    assert "Graph Attention Networks" in html
+    year = _html(fake_client.get("/conferences/iclr/2018"))
+    assert "ICLR 2018" in year
+    missing = fake_client.get("/conferences/iclr/1999")
+    assert missing.status_code == 404 and "2018" in missing.get_data(as_text=True)  # the years there are
+    assert missing.headers["Cache-Control"] == "no-store"
+    assert fake_client.get("/conferences/nowhere").status_code == 404
+
+
+def test_a_browse_page_with_filters_of_its_own_becomes_a_search(fake_client):
+    resp = fake_client.get("/conferences/iclr", query_string={"q": "graph"})
+    assert resp.status_code == 302 and resp.headers["Location"] == "/search?q=graph&conference=iclr"
+
+
+def test_topic_and_author_pages(fake_client):
+    assert "Graph Attention Networks" in _html(fake_client.get("/topics/graph-learning"))
+    assert fake_client.get("/topics/no-such-topic").status_code == 404
+    assert "Graph Attention Networks" in _html(fake_client.get("/authors/Ada Lovelace"))
+    moved = fake_client.get("/authors/ada lovelace")
+    assert moved.status_code == 302 and moved.headers["Location"] == "/authors/Ada%20Lovelace"
+    assert fake_client.get("/authors/Nobody At All").status_code == 404
+
+
+def test_index_pages(fake_client):
+    assert 'href="/conferences/cvpr"' in _html(fake_client.get("/conferences"))
+    assert 'href="/topics/graph-learning"' in _html(fake_client.get("/topics"))
+
+
+def test_api_docs_render_the_openapi_document(fake_client):
+    html = _html(fake_client.get("/api/docs"))
+    assert 'id="search"' in html and "SearchResponse" in html and "https://papers.example.org/api/v1/search" in html
+    assert re.search(r"<code>next_search_after</code>.*?string or null", html, re.S)
