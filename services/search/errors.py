@@ -27,6 +27,16 @@ class InvalidRequest(SearchError, ValueError):
         self.message = message
 
 
+class QueryTooLong(InvalidRequest):
+    """A query past the length limit: most likely pasted text, better searched as "papers like this text"."""
+
+    def __init__(self, text: str, limit: int):
+        super().__init__("q", f"the query is {len(text):,} characters, longer than the {limit} a search reads; "
+                              "to find papers like a passage of text, use papers like this text "
+                              "(/similar, or POST /api/v1/similar)")
+        self.text = text
+
+
 class BadQuery(SearchError):
     """Elasticsearch refused to run the query it was given."""
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from .errors import InvalidRequest
+from .errors import InvalidRequest, QueryTooLong
 from .facets import FACETS, Facet, FacetRegistry
 from .limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
 from .query_language import ParsedQuery, parse
@@ -110,7 +110,7 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
 
     q = one("q").strip()
     if len(q) > MAX_QUERY:
-        raise InvalidRequest("q", f"the query is longer than {MAX_QUERY} characters")
+        raise QueryTooLong(q, MAX_QUERY)  # never cut mid-word into a search for half a word
     filters: dict[str, tuple[Any, ...]] = {}
     for facet in facets:
         values = facet.parse(args.get(facet.name) or [])

@@ -14,7 +14,7 @@ from kombu.exceptions import OperationalError
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
-from services.search.errors import BadQuery, InvalidRequest, SearchError
+from services.search.errors import BadQuery, InvalidRequest, QueryTooLong, SearchError
 
 from .redis_guard import RedisUnavailable
 from .urls import is_api_path
@@ -36,13 +36,16 @@ CODES = {
 
 
 def error_response(status: int, message: str, code: str | None = None, headers: dict | None = None, *,
-                   as_json: bool | None = None):
-    """The error answer: JSON on API paths (or when ``as_json``), the error page elsewhere; never cached."""
+                   as_json: bool | None = None, page: dict | None = None):
+    """The error answer: JSON on API paths (or when ``as_json``), the error page elsewhere; never cached.
+
+    ``page``: what else the error page offers (a too-long query's text, for "papers like this text").
+    """
     code = code or CODES.get(status, "error")
     if is_api_path(request.path) if as_json is None else as_json:
         resp = jsonify({"error": {"code": code, "message": message}})
     else:
-        resp = make_response(render_template("error.html", status=status, message=message))
+        resp = make_response(render_template("error.html", status=status, message=message, **(page or {})))
     resp.status_code = status
     resp.headers["Cache-Control"] = "no-store"
     for name, value in (headers or {}).items():
@@ -53,7 +56,8 @@ def error_response(status: int, message: str, code: str | None = None, headers: 
 def install(app: Flask) -> None:
     @app.errorhandler(InvalidRequest)
     def invalid(exc: InvalidRequest):
-        return error_response(400, str(exc), "invalid_parameter")
+        page = {"long_text": exc.text} if isinstance(exc, QueryTooLong) else None
+        return error_response(400, str(exc), "invalid_parameter", page=page)
 
     @app.errorhandler(SearchError)
     def search_error(exc: SearchError):

@@ -14,6 +14,7 @@ from typing import Any
 from flask import url_for
 
 from services.search import bibtex, conferences, taxonomy
+from services.search.corrections import HINTS
 from services.search.model import Paper
 from services.search.reads import Suggestion
 from services.search.request import SearchRequest
@@ -112,6 +113,8 @@ def results_json(results: SearchResults) -> Json:
         "year_histogram": counts["year_histogram"],
         "year_range": counts["year_range"],
         "suggestion": results.suggestion,
+        "corrected_from": results.corrected_from,
+        "hint": {"code": results.hint, "message": HINTS[results.hint]} if results.hint else None,
     })
 
 

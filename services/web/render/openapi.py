@@ -23,7 +23,7 @@ from services.search.limits import (
     MAX_YEAR,
     MIN_YEAR,
 )
-from services.search.request import MODES
+from services.search.request import MODES, SWITCH
 from services.search.sorting import SORTS
 
 from . import schemas
@@ -60,6 +60,10 @@ FACETS_PARAM = _array_param(
     "The response's facets hold the counted ones only.",
     {"type": "string", "maxLength": 200, "pattern": rf"^\s*{_FACET_NAME}\s*(,\s*{_FACET_NAME}\s*)*$"})
 
+AUTOCORRECT_PARAM = {"name": "autocorrect", "in": "query", "required": False,
+                     "description": "When the query matches nothing, the results of its spelling correction are "
+                                    "answered instead (corrected_from says so); 0 searches as typed.",
+                     "schema": {"type": "string", "enum": list(SWITCH)}}
 MODE_PARAM = {"name": "mode", "in": "query", "required": False, "allowEmptyValue": True,
               "description": "Ranking: lexical (BM25, the default), semantic (kNN on the query's embedding) or "
                              "hybrid (both, scores summed). Semantic and hybrid page with page, not search_after.",
@@ -142,7 +146,7 @@ def openapi_document() -> dict:
         "paths": {
             "/api/v1/search": {"get": {
                 "summary": "Search papers with facets", "operationId": "search",
-                "parameters": [*SEARCH_PARAMS, FACETS_PARAM, MODE_PARAM, {"name": "search_after", "in": "query", "required": False,
+                "parameters": [*SEARCH_PARAMS, FACETS_PARAM, MODE_PARAM, AUTOCORRECT_PARAM, {"name": "search_after", "in": "query", "required": False,
                                                 "schema": {"type": "string", "maxLength": 400},
                                                 "description": "Cursor from next_search_after."}],
                 "responses": _with_links(_responses("SearchResponse"), {

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from services.search.corrections import HINTS
 from services.search.limits import MAX_PAGE_SIZE
 from services.search.model import STATUSES, Author
 from services.search.reads import SUGGESTION_KINDS
@@ -107,6 +108,11 @@ class FacetCounts(Answer):
     year_range: list[int] | None
 
 
+class Hint(Answer):
+    code: Literal[tuple(HINTS)]  # type: ignore[valid-type]
+    message: str
+
+
 class SearchResponse(Answer):
     query: SortedQuery
     total: Count
@@ -118,7 +124,11 @@ class SearchResponse(Answer):
     facets: dict[str, list[FacetValue]]
     year_histogram: list[YearCount]
     year_range: list[int] | None
-    suggestion: str | None
+    suggestion: str | None = Field(description="A correction of the query that finds papers (\"did you mean\").")
+    corrected_from: str | None = Field(
+        description="The query as typed, when it matched nothing and these are its correction's results "
+                    "(query.q is the correction); autocorrect=0 searches as typed.")
+    hint: Hint | None = Field(description="Why nothing was found, when that can be told, and what to do instead.")
 
 
 class SimilarPapers(Answer):

@@ -36,6 +36,7 @@ def _render_results(template: str, req: SearchRequest, **context):
         # Past the last page: show the last one (its own URL, so paging links stay right).
         last = min(results.pages, req.page)
         return redirect(url_with(request.path, req, page=last if last > 1 else None), code=302)
+    req = results.request  # a correction's results are its request's: the page, its links and trends follow them
     context.update(results=results, req=req, trends=trends_of(req, results.total))
     if request.args.get("partial") == "1":
         return jsonify(results=render_template("_results.html", **context),

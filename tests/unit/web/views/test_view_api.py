@@ -79,3 +79,21 @@ def test_bad_parameters_are_400_in_the_error_envelope_before_any_search(fake_cli
 
 def test_the_served_document_is_the_generated_one(fake_client):
     assert fake_client.get("/api/v1/openapi.json").get_json() == openapi_document()
+
+
+def test_a_too_long_query_is_a_400_that_points_to_papers_like_a_text(fake_client):
+    resp = fake_client.get("/api/v1/search", query_string={"q": "word " * 120})
+    error = resp.get_json()["error"]
+    assert resp.status_code == 400 and error["code"] == "invalid_parameter"
+    assert "POST /api/v1/similar" in error["message"] and "599 characters" in error["message"]
+
+
+def test_autocorrect_takes_only_on_and_off(fake_client):
+    assert fake_client.get("/api/v1/search", query_string={"q": "graph", "autocorrect": "0"}).status_code == 200
+    resp = fake_client.get("/api/v1/search", query_string={"q": "graph", "autocorrect": "maybe"})
+    assert resp.status_code == 400 and "autocorrect" in resp.get_json()["error"]["message"]
+
+
+def test_answers_say_when_they_are_a_corrections_and_why_nothing_was_found(fake_client):
+    data = fake_client.get("/api/v1/search", query_string={"q": "graph"}).get_json()
+    assert data["corrected_from"] is None and data["hint"] is None and "suggestion" in data

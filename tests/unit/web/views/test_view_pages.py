@@ -96,3 +96,59 @@ def test_api_docs_render_the_openapi_document(fake_client):
     html = _html(fake_client.get("/api/docs"))
     assert 'id="search"' in html and "SearchResponse" in html and "https://papers.example.org/api/v1/search" in html
     assert re.search(r"<code>next_search_after</code>.*?string or null", html, re.S)
+
+
+class _Correcting:
+    """A search layer whose "grpah" matches nothing and is answered by its correction's results."""
+
+    def __init__(self, reads):
+        self.reads = reads
+
+    def __getattr__(self, name):
+        return getattr(self.reads, name)
+
+    def search(self, req):
+        from dataclasses import replace
+
+        if req.q == "grpah" and req.autocorrect:
+            results = self.reads.search(replace(req, q="graph"))
+            results.corrected_from = "grpah"
+            return results
+        results = self.reads.search(req)
+        if not results.total:
+            results.hint = "script" if not req.q.isascii() else None
+            results.suggestion = "graph" if req.q == "grpah" else None
+        return results
+
+
+@pytest.fixture
+def correcting_client(fake_reads):
+    from fake_reads import fake_app
+
+    return fake_app(_Correcting(fake_reads)).test_client()
+
+
+def test_a_query_that_matched_nothing_shows_its_corrections_results(correcting_client):
+    html = _html(correcting_client.get("/search", query_string={"q": "grpah"}))
+    assert "Graph Attention Networks" in html
+    assert re.search(r"Showing results for <strong>graph</strong> · Search instead for "
+                     r'<a href="/search\?q=grpah&amp;autocorrect=0">grpah</a>', html)
+    typed = _html(correcting_client.get("/search", query_string={"q": "grpah", "autocorrect": "0"}))
+    assert "Showing results for" not in typed and "Did you mean" in typed and "Graph Attention Networks" not in typed
+
+
+def test_a_query_in_another_script_gets_a_hint_not_a_bare_zero(correcting_client):
+    html = _html(correcting_client.get("/search", query_string={"q": "注意力机制"}))
+    assert "indexed in English" in html
+
+
+def test_a_long_paste_is_refused_whole_with_a_way_to_papers_like_it(fake_client, fake_reads):
+    text = " ".join(["representation"] * 60)  # 899 characters, more than a search reads
+    resp = fake_client.get("/search", query_string={"q": text})
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 400 and "899 characters" in html
+    form = re.search(r'<form class="like-text" method="post" action="/similar">\s*'
+                     r'<input type="hidden" name="text" value="([^"]*)">', html)
+    assert form and form.group(1) == text  # the whole text, not cut mid-word
+    assert fake_reads.called("search") == 0
+    assert 'maxlength="500"' not in _html(fake_client.get("/"))  # the box no longer cuts a paste
