@@ -90,7 +90,8 @@ MAPPINGS: dict[str, Any] = {
         "primary_area": _facet(),
         "topics": _facet(),
         "topic_labels": _english(),
-        "author_names": {"type": "text", "analyzer": "exact_text",
+        # No length norms: a paper with eight authors is no less by each of them than one with two.
+        "author_names": {"type": "text", "analyzer": "exact_text", "norms": False,
                          "fields": {"raw": _facet()}},
         "author_keys": {"type": "keyword"},  # name_keys.author_key of each name: /authors/<any case>
         "affiliations": {"type": "text", "analyzer": "english_text",

@@ -56,6 +56,8 @@ SCOPED_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
 # best-scoring PREFIX_EXPANSIONS terms (a short prefix on abstracts matches thousands);
 # anything the analyzer would split goes through phrase_prefix (same cap).
 _SIMPLE_PREFIX = re.compile(r"[a-z0-9]+")
+# A hyphenated word is one compound ("self-consistency"), not two words anywhere in a paper.
+_COMPOUND = re.compile(r"\w-\w")
 _PREFIX_REWRITE = f"top_terms_{PREFIX_EXPANSIONS}"
 
 
@@ -111,6 +113,8 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
             return _phrase(term.text, PHRASE_FIELDS)
         if term.prefix:
             return _prefix(term.text, PREFIX_FIELDS)
+        if _COMPOUND.search(term.text):  # "self-consistency", "r-cnn": the parts together, in one field
+            return {"multi_match": {"query": term.text, "type": "phrase", "fields": list(WORD_FIELDS)}}
         # A positive stopword matches everything; a negated one must not exclude everything.
         return _words(term.text, WORD_FIELDS, zero_terms_all=not negated)
     words, phrases, prefixes = scoped

@@ -585,3 +585,11 @@ def test_quoted_invalid_year_is_a_phrase_not_a_word_with_punctuation():
     (clause,) = parse('year:"|a"').clauses
     assert clause.alternatives[0].phrase
     assert parse('year:"foo bar"').clauses[0].alternatives[0] == Term("year foo bar", None, phrase=True)
+
+
+def test_a_hyphenated_word_is_one_compound_not_two_words_anywhere():
+    body = compiled("self-consistency wang")
+    assert body["must"][0] == {"multi_match": {"query": "self-consistency", "type": "phrase",
+                                               "fields": list(text_query.WORD_FIELDS)}}
+    assert body["must"][1] == typed_query("wang")
+    assert compiled("consistency -self-supervised")["must_not"][0]["multi_match"]["type"] == "phrase"
