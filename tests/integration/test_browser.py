@@ -459,3 +459,37 @@ def test_papers_like_my_abstract(browser_context):
     assert title in titles[:3]  # its own abstract finds the paper among the nearest
     _screenshot(page, "similar-results")
     assert page.errors == []
+
+
+def test_a_typo_shows_the_corrected_results_at_once(browser_context):
+    page = browser_context()
+    page.goto("/search")
+    page.locator("#q").press_sequentially("grpah neural netwroks", delay=20)
+    notice = page.locator(".corrected")
+    expect(notice).to_contain_text("Showing results for graph neural networks")
+    assert _total(page) > 10
+    titles = " ".join(page.locator(".paper-list .paper-title a").all_inner_texts()).lower()
+    assert "graph" in titles
+    _screenshot(page, "corrected-results")
+    notice.get_by_role("link", name="grpah neural netwroks").click()  # search instead for what was typed
+    expect(page.locator(".results-head .total")).to_contain_text("for “grpah neural netwroks”")
+    assert _total(page) == 0 and page.locator(".corrected").count() == 0
+    expect(page.locator(".did-you-mean")).to_contain_text("graph neural networks")
+    assert page.errors == []
+
+
+def test_a_pasted_paragraph_leads_to_papers_like_it(browser_context):
+    page = browser_context(width=390, height=844)
+    text = ("We propose a method for learning representations of graphs by message passing between nodes, "
+            "and show on molecules and citation networks that it beats earlier methods by a wide margin. ") * 6
+    page.goto("/")
+    page.locator("#q").fill(text)
+    page.locator("#q").press("Enter")
+    expect(page.locator(".error-page")).to_contain_text("longer than the 500")
+    assert [e for e in page.errors if "status of 400" not in e] == []  # the refusal itself is a 400
+    page.errors.clear()
+    page.get_by_role("button", name="Find papers like this text").click()
+    expect(page.locator(".paper-list .paper-title a").first).to_be_visible()
+    assert page.locator("#similar-text").input_value().strip() == text.strip()
+    _screenshot(page, "long-paste-narrow")
+    assert page.errors == []
