@@ -138,14 +138,18 @@ def test_past_the_last_page_shows_the_last_page(client):
     assert client.get("/api/v1/search?q=learning&page=9999").status_code == 400
 
 
-def test_did_you_mean_only_when_the_suggestion_finds_papers(client):
-    offered = 0
+def test_a_misspelling_shows_its_corrections_papers_and_did_you_mean_only_leads_somewhere(client):
+    corrected = 0
     for q in ("difusion modls", "reinforcment lerning", "neurl netwrk", "zzqx qqzv wwxq", "transfomer atention"):
         data = client.get("/api/v1/search", query_string={"q": q}).get_json()
+        if data["corrected_from"]:
+            corrected += 1
+            assert data["corrected_from"] == q and data["query"]["q"] != q and data["total"] > 0
         if data["suggestion"]:
-            offered += 1
             assert _api_total(client, q=data["suggestion"]) > 0
-    assert offered  # the suggester still offers something for plain misspellings
+    assert corrected  # plain misspellings are answered by their correction's papers
+    gibberish = client.get("/api/v1/search", query_string={"q": "zzqx qqzv wwxq"}).get_json()
+    assert gibberish["total"] == 0 and gibberish["corrected_from"] is None
 
 
 def test_math_in_a_title_is_rendered(client):
