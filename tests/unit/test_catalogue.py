@@ -77,6 +77,18 @@ def test_journals_are_cited_by_journal_name_and_conferences_by_proceedings() -> 
     assert conferences.lookup("some-new-journal").kind == "conference"  # unknown venues: conferences
 
 
+def test_every_venue_of_the_sample_is_in_the_catalogue_with_names_kind_and_citation() -> None:
+    folders = {conferences.canonical_slug(p.name) for p in SAMPLE.iterdir() if p.is_dir()}
+    assert len(folders) >= 40
+    missing = sorted(f for f in folders if catalogue().venue(f) is None)
+    assert missing == []
+    for slug in folders:
+        venue = catalogue().venue(slug)
+        assert venue.name and venue.full_name and venue.kind in VENUE_KINDS, slug
+        assert venue.journal if venue.is_journal else venue.proceedings(2024), slug
+        assert venue.month or venue.is_journal, slug  # the front page orders conference-years by it
+
+
 def _sample_statuses() -> set[tuple[str, str]]:
     found = set()
     for path in SAMPLE.glob("*/*.json*"):
