@@ -122,6 +122,17 @@ def test_status_outcomes_read_venue_vocabularies_then_the_facet_rules() -> None:
     assert all(o.decided for o in data.statuses.outcomes.values() if o.accepted)
 
 
+def test_a_status_is_mapped_when_its_venue_lists_it_or_a_facet_rule_reads_it() -> None:
+    data = catalogue()
+    assert data.reads("tmlr", "Journal") and data.reads("conll", "Shared Task")  # listed by the venue
+    assert data.reads("conll", "shared task ")  # case and padding do not matter
+    assert data.outcome("conll", "Shared Task").main is False
+    assert data.reads("newvenue", "Accept (Oral)") and data.reads("newvenue", "Accepted")  # facet rules
+    assert data.reads("newvenue", "")  # no status is not a word to map
+    assert not data.reads("newvenue", "Journal") and not data.reads("iclr", "Keynote")  # only `otherwise`
+    assert data.statuses.facet_status("Keynote") == data.statuses.facet.otherwise
+
+
 # -- broken files -----------------------------------------------------------------------------
 
 @pytest.fixture
