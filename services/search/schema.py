@@ -16,8 +16,9 @@ from .embedding import DIMS
 
 # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive
 # author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search; 6: offsets
-# in the title and abstract postings, for highlighting; 7: review scores (rating_avg, reviews);
-# 8: name_key and prominence, for known-item ranking
+# in the title and abstract postings, for highlighting; 7: review scores (rating_avg, reviews),
+# the venue's kind (a facet) and has_abstract; 8: name_key and prominence, for known-item
+# ranking, and author names without length norms
 SCHEMA_VERSION = 8
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
@@ -67,6 +68,7 @@ MAPPINGS: dict[str, Any] = {
     "properties": {
         "paper_id": {"type": "keyword"},
         "conference": _facet(),
+        "kind": _facet(),  # the venue's kind in the catalogue (conference, journal, workshop)
         "conference_name": {"type": "keyword"},
         "year": {"type": "short"},
         # Offsets in the postings of the highlighted fields: the highlighter reads them instead
@@ -83,6 +85,7 @@ MAPPINGS: dict[str, Any] = {
         "name_key": {"type": "keyword"},  # title_key of the name before a title's colon ("lora")
         "prominence": {"type": "half_float"},  # the ranking prior (services.search.prominence)
         "abstract": _english(index_options="offsets"),
+        "has_abstract": {"type": "boolean"},  # "exists" matches an empty abstract too
         "tldr": _english(),
         "keywords": {"type": "text", "analyzer": "english_text",
                      "fields": {"exact": {"type": "text", "analyzer": "exact_text"},

@@ -145,8 +145,8 @@ def trends_json(req: SearchRequest, trends: Trends) -> Json:
 
 def venue_json(v: VenueYear) -> Json:
     return _through(schemas.Venue, {
-        "conference": v.conference, "conference_name": conferences.label(v.conference), "year": v.year,
-        "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
+        "conference": v.conference, "conference_name": conferences.label(v.conference), "kind": v.kind,
+        "year": v.year, "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
         "accepted": v.accepted, "oral": v.oral, "spotlight": v.spotlight, "poster": v.poster,
         "rejected": v.rejected, "withdrawn": v.withdrawn, "decided": v.decided,
         "other_programmes": v.other_programmes, "rejections_listed": v.rejections_listed,

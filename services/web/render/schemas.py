@@ -169,6 +169,8 @@ class Stats(Answer):
 class Venue(Answer):
     conference: str
     conference_name: str
+    kind: Literal["conference", "journal", "workshop"] = Field(
+        description="conference, journal or workshop: a journal has no submissions or rate")
     year: int
     papers: Count
     by_status: dict[str, Count] = Field(

@@ -29,7 +29,8 @@ def install(app: Flask) -> None:
                                  conference_label=conferences.label, topic_label=taxonomy.label,
                                  sorts=SORTS.values(), max_similar_text=MAX_SIMILAR_TEXT, export_limit=EXPORT_LIMIT,
                                  hints=HINTS,
-                                 abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE)
+                                 abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE,
+                                 venue_of=conferences.lookup)
     app.jinja_env.filters.update(textfilters.FILTERS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
