@@ -34,8 +34,10 @@ def test_the_query_text_is_matched_as_a_title_a_name_and_their_starts():
     got = filters("Direct Preference Optim")
     assert got["title"] == [{"terms": {"title_key": ["direct preference optim"]}}]
     assert {"term": {"name_key": "direct preference optim"}} in got["name"]
-    assert {"prefix": {"title_key": "direct preference optim"}} in got["title_start"]
     assert {"prefix": {"name_key": "direct preference optim"}} in got["name_start"]
+    # The title's start counts while the last word is cut: no title holds "optim" as a word.
+    assert got["title_start"] == [{"bool": {"filter": [{"prefix": {"title_key": "direct preference optim"}}],
+                                            "must_not": [{"match": {"title": "Optim"}}]}}]
 
 
 def test_a_pasted_title_with_syntax_is_still_that_title():
@@ -45,7 +47,9 @@ def test_a_pasted_title_with_syntax_is_still_that_title():
 
 def test_scoped_title_words_are_a_title_too():
     got = filters("title:attention author:vaswani")
-    assert {"prefix": {"title_key": "attention"}} in got["title_start"]
+    assert got["title"] == [{"terms": {"title_key": ["attention", "title attention author vaswani"]}}]
+    assert {"prefix": {"name_key": "attention"}} in got["name_start"]
+    assert "title_start" not in got  # the last word is the author's, not a title word being typed
     assert "author_title" not in got  # the scopes already say which word is whose
 
 
