@@ -88,6 +88,7 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         year=year,
         title=title,
         authors=authors,
+        affiliations=[] if any(a.affiliation for a in authors) else record.get("affiliations") or [],
         abstract=abstract,
         tldr=strip_html(record["tldr"])[:2000],
         keywords=keywords,

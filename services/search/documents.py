@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .facets import FACETS
-from .model import Author, Links, Paper, ReviewScore, title_key
+from .model import Author, Links, Paper, ReviewScore, affiliations_of, title_key
 from .name_keys import author_key
 from .taxonomy import label as topic_label
 
@@ -23,7 +23,6 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
         topic_labels=[topic_label(t) for t in paper.topics],
         author_names=paper.author_names,
         author_keys=list(dict.fromkeys(author_key(name) for name in paper.author_names)),
-        affiliations=paper.affiliations,
         **FACETS.derived_fields(paper),
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
         author_suggest=[{"input": name_rotations(name[:60])} for name in paper.author_names] or None,
@@ -64,6 +63,8 @@ def from_source(source: dict[str, Any]) -> Paper:
     """
     data = {k: v for k, v in source.items() if k in Paper.model_fields}
     data["authors"] = [Author.model_construct(**a) for a in source.get("authors") or []]
+    if "affiliations" not in data:
+        data["affiliations"] = affiliations_of(data["authors"])
     data["links"] = Links.model_construct(**(source.get("links") or {}))
     data["reviews"] = [ReviewScore.model_construct(**r) for r in source.get("reviews") or []]
     for name in ("paper_id", "conference", "title"):  # required fields, absent from a partial source

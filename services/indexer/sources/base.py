@@ -8,7 +8,8 @@ follow.
 
 The neutral record (a plain mapping, so it crosses Celery as JSON if need be) holds:
 ``id``, ``title``, ``conferences`` (candidate names, in preference order), ``year``,
-``authors`` (list of :class:`Author`), ``abstract``, ``tldr``, ``keywords`` (list),
+``authors`` (list of :class:`Author`), ``affiliations`` (the paper's, when not each
+author's), ``abstract``, ``tldr``, ``keywords`` (list),
 ``primary_area``, ``status``, ``track``, ``award``, ``links`` (:class:`Links`),
 ``bibtex``, ``citations`` and ``reviews`` (list of :class:`ReviewScore`); the first four form :meth:`SourceReader.key_fields`.
 """

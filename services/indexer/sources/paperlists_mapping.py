@@ -2,6 +2,7 @@
 
 What is peculiar to paperlists lives here: lists joined with ``;``, authors listed
 twice, one affiliation for the whole paper, ``+`` between one author's affiliations,
+affiliations not aligned with the authors (``aff_unique_norm``), review scores,
 the several fields that may hold the conference or a link. Names lose footnote marks
 and affiliations get one display form here (:mod:`..names`), as the fields are read.
 """
@@ -34,8 +35,10 @@ def key_fields(data: object) -> dict:
 def fields(data: object) -> dict:
     record = key_fields(data)
     assert isinstance(data, dict)
+    authors, affiliations = _authors(data)
     record.update(
-        authors=_authors(data),
+        authors=authors,
+        affiliations=affiliations,  # the paper's, when the source does not align them with authors
         abstract=_text(data, "abstract"),
         tldr=_text(data, "tldr"),
         keywords=split_list(data.get("keywords")),
@@ -74,7 +77,8 @@ def _text(record: dict, key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _authors(record: dict) -> list[Author]:
+def _authors(record: dict) -> tuple[list[Author], list[str]]:
+    """The authors, each with an affiliation where the source aligns them; else the paper's affiliations."""
     raw = record.get("author")
     if raw is not None and not isinstance(raw, (str, list)):
         raise Rejected(f"author is a {type(raw).__name__}, not text")
@@ -84,11 +88,7 @@ def _authors(record: dict) -> list[Author]:
         names = _undouble([clean_author_name(name) for name in split_list(raw)])
     ids = _undouble(split_list(record.get("authorids")))
     orcids = split_list(record.get("orcid"))
-    aff = record.get("aff")
-    affs = [_affiliation(a) for a in split_list(html.unescape(aff) if isinstance(aff, str) else aff)]
-    if len(affs) == 1 and len(names) > 1:
-        affs = affs * len(names)  # one affiliation given for the whole paper
-    aligned = len(affs) == len(names)
+    affs, paper_affs = _affiliations(record, len(names))
     authors: list[Author] = []
     seen: set[str] = set()
     for i, name in enumerate(names[:MAX_AUTHORS]):
@@ -98,11 +98,44 @@ def _authors(record: dict) -> list[Author]:
         author_id = _at(ids, i)
         authors.append(Author(
             name=name,
-            affiliation=_at(affs, i) if aligned else "",
+            affiliation=_at(affs, i),
             orcid=_at(orcids, i),
             author_id="" if "@" in author_id else author_id,  # never publish e-mail addresses
         ))
-    return authors
+    return authors, paper_affs
+
+
+def _affiliations(record: dict, authors: int) -> tuple[list[str], list[str]]:
+    """``(per author, per paper)``: one affiliation per author where the source aligns them, else [] and
+    the paper's list.
+
+    ``aff`` aligns when it has one entry per author (or one for the whole paper);
+    ``aff_unique_norm`` lists the paper's distinct institutions, which ``aff_unique_index``
+    (``"0+1;2;0"``) may align.
+    """
+    aff = record.get("aff")
+    entries = [_affiliation(a) for a in split_list(html.unescape(aff) if isinstance(aff, str) else aff)]
+    unique = [_display_affiliation(a) for a in split_list(record.get("aff_unique_norm"))]
+    if len(entries) == 1 and authors > 1:
+        entries = entries * authors  # one affiliation given for the whole paper
+    if authors and len(entries) == authors and any(entries):
+        return entries, []
+    indexed = _indexed(split_list(record.get("aff_unique_index")), unique)
+    if authors and len(indexed) == authors and any(indexed):
+        return indexed, []
+    listed = [part for entry in entries for part in entry.split("; ")] or unique
+    return [], list(dict.fromkeys(a for a in listed if a))
+
+
+def _indexed(indices: list[str], unique: list[str]) -> list[str]:
+    """``aff_unique_index`` entries resolved against ``aff_unique_norm``; [] when one points nowhere."""
+    out = []
+    for entry in indices:
+        parts = [p.strip() for p in entry.split("+") if p.strip()]
+        if not all(p.isdigit() and int(p) < len(unique) for p in parts):
+            return []
+        out.append("; ".join(dict.fromkeys(unique[int(p)] for p in parts if unique[int(p)])))
+    return out
 
 
 def _affiliation(entry: str) -> str:
