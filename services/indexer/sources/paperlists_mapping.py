@@ -10,18 +10,21 @@ and affiliations get one display form here (:mod:`..names`), as the fields are r
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator
 from functools import lru_cache
 
 from services.search.model import REVIEW_CRITERIA, Author, Links
 
 from ..cleaning import split_list
-from ..links import arxiv_url, doi_url, safe_url
+from ..links import arxiv_url, doi_url, hosted_links, link_hosts, safe_url
 from ..names import author_key, canonical_affiliation, clean_author_name, split_names
 from ..reviews import review_scores
 from .base import Rejected
 
 MAX_AUTHORS = 500
 CONFERENCE_FIELDS = ("conference", "conf", "venue")
+# Where a code or project link is looked for first; then in the abstract, then in every other field.
+LINK_FIELDS = ("github", "code", "project", "abstract", "tldr")
 OPENREVIEW = "https://openreview.net"  # relative pdf/supplementary paths point there
 
 
@@ -60,16 +63,26 @@ def extract_links(record: dict) -> Links:
     if not openreview and "openreview.net" in site:
         openreview = site
     supp_field = record.get("supp") or record.get("supplementary_material")
+    hosted = hosted_links(_link_texts(record))
+    code = hosted.get("code", "")
+    project = hosted.get("project") or safe_url(record.get("project"))  # a lab's own page is the project's too
     return Links(
         pdf=safe_url(record.get("pdf"), base=OPENREVIEW),
         site=site,
         openreview=openreview,
-        code=safe_url(record.get("github")) or safe_url(record.get("code")),
-        project=safe_url(record.get("project")),
+        code=code,
+        project="" if project == code else project,
         arxiv=arxiv_url(record.get("arxiv")),
         doi=doi_url(record.get("doi")),
         supplementary=safe_url(supp_field, base=OPENREVIEW),
     )
+
+
+def _link_texts(record: dict) -> Iterator[object]:
+    """The record's values where links may be, :data:`LINK_FIELDS` first; never the authors' own fields."""
+    skip = link_hosts().skip_fields
+    yield from (record.get(key) for key in LINK_FIELDS)
+    yield from (value for key, value in record.items() if key not in skip and key not in LINK_FIELDS)
 
 
 def _text(record: dict, key: str) -> str:
