@@ -17,6 +17,7 @@ from services.search.catalogue import catalogue
 from services.search.model import Paper, ReviewScore, title_key
 
 from .cleaning import clean_text, dedupe, label_case, strip_html
+from .hyphenation import repair as repair_hyphenation
 from .names import merge_keywords
 from .sources import Origin, Rejected, origin_from_path, reader_named
 from .topics import derive_topics
@@ -76,7 +77,7 @@ def normalise(data: object, origin: Origin) -> Paper:
 
 def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: int, title: str) -> Paper:
     authors = record["authors"]
-    abstract = strip_html(record["abstract"])[:MAX_ABSTRACT]
+    abstract = repair_hyphenation(strip_html(record["abstract"]))[:MAX_ABSTRACT]
     keywords = merge_keywords(dedupe(record["keywords"]))[:50]  # "Diffusion Models" is "Diffusion Model"
     primary_area = clean_text(record["primary_area"])
     status_raw = clean_text(record["status"])
@@ -90,7 +91,7 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         authors=authors,
         affiliations=[] if any(a.affiliation for a in authors) else record.get("affiliations") or [],
         abstract=abstract,
-        tldr=strip_html(record["tldr"])[:2000],
+        tldr=repair_hyphenation(strip_html(record["tldr"]))[:2000],
         keywords=keywords,
         primary_area=primary_area,
         topics=derive_topics(title, abstract, keywords, primary_area, conference),
