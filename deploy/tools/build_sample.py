@@ -14,9 +14,11 @@ byte-identical files (for a given zlib build).
 Records are copied exactly as published (no cleaning): the indexer must cope with the
 mess. Only the choice of records is ours:
 
-* per conference, the ``--recent`` most recent years plus the ``--older`` oldest years of
+* per venue folder, the ``--recent`` most recent years plus the ``--older`` oldest years of
   the files as Paper Copilot publishes them, plus every year of the rebuilt layer (files
-  whose records carry a ``src`` provenance tag: the recent years of the big conferences);
+  whose records carry a ``src`` provenance tag: the recent years of the big conferences,
+  the newest editions); a venue whose every file is tagged (added whole) gets its
+  ``--recent`` newest and ``--older`` oldest years (see ``LAYERS``);
 * per file, a stratified sample of ``--per-file`` records: each ``status`` value (a
   missing key is a value of its own) gets its share by largest remainder, drawn at random
   within the status, so a slice keeps its source's status mix; plus a few "probe" records
@@ -278,12 +280,36 @@ class FileOut:
     statuses: Counter = field(default_factory=Counter)  # in the slice
     source_statuses: Counter = field(default_factory=Counter)
     abstracts: int = 0  # records of the slice with a non-blank abstract
-    rebuilt: bool = False  # from the rebuilt layer (records carry ``src``)
+    layer: str = "published"  # one of LAYERS
 
 
-def is_rebuilt(records: list[Record]) -> bool:
-    """The rebuilt recent years of the big conferences tag every record with ``src``."""
+# Where a file's records come from, as the file shows it:
+#   published  as Paper Copilot publishes them
+#   tagged     every record carries a ``src`` provenance tag: rebuilt from earlier versions and
+#              other lists (the recent years of the big conferences) or added later (the newest
+#              editions, venues added whole)
+#   seed       the seed front page
+LAYERS = ("published", "tagged", "seed")
+
+
+def is_tagged(records: list[Record]) -> bool:
+    """Rebuilt and added files tag every record with its provenance, ``src``."""
     return any("src" in r for r in records)
+
+
+def pick_files(loaded: dict[int, list[Record]], recent: int, older: int) -> dict[int, str]:
+    """The years of one folder to sample, each with its layer (see LAYERS).
+
+    A venue with published files: their ``recent`` newest and ``older`` oldest years, plus every
+    tagged year (the years Paper Copilot's own files lack or hold too large). A venue whose every
+    file is tagged (added to the corpus whole): its ``recent`` newest and ``older`` oldest years.
+    """
+    tagged = {year for year, records in loaded.items() if is_tagged(records)}
+    published = [year for year in loaded if year not in tagged]
+    if not published:
+        return {year: "tagged" for year in pick_years(list(loaded), recent, older)}
+    chosen = set(pick_years(published, recent, older)) | tagged
+    return {year: "tagged" if year in tagged else "published" for year in sorted(chosen)}
 
 
 def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int,
@@ -304,9 +330,7 @@ def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int,
             print(f"warning: {conf_dir.name}: no <conf><year>.json.gz files", file=sys.stderr)
             continue
         loaded = {year: load_records(path) for year, path in files.items()}
-        rebuilt = {year for year, records in loaded.items() if is_rebuilt(records)}
-        published = [year for year in loaded if year not in rebuilt]
-        for year in sorted(set(pick_years(published, recent, older)) | rebuilt):
+        for year, layer in pick_files(loaded, recent, older).items():
             path, records = files[year], loaded[year]
             rng = random.Random(f"{seed}:{path.name}")
             idx, extras = select(records, per_file, rng)
@@ -323,7 +347,7 @@ def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int,
                     statuses=Counter(status_of(r) for r in sliced),
                     source_statuses=Counter(status_of(r) for r in records),
                     abstracts=sum(1 for r in sliced if not blank(r.get("abstract"))),
-                    rebuilt=year in rebuilt,
+                    layer=layer,
                 )
             )
 
@@ -339,6 +363,7 @@ def build(corpus: Path, seed_page: Path, recent: int, older: int, per_file: int,
             statuses=Counter(status_of(r) for r in papers),
             source_statuses=Counter(status_of(r) for r in papers),
             abstracts=sum(1 for r in papers if not blank(r.get("abstract"))),
+            layer="seed",
         )
     )
     return outs
@@ -382,8 +407,7 @@ def fmt_files(outs: list[FileOut]) -> str:
     lines = ["| file | layer | records | of source | with abstract | status: slice/source |",
              "|---|---|---:|---:|---:|---|"]
     for o in sorted(outs, key=lambda o: o.rel):
-        layer = "rebuilt" if o.rebuilt else ("seed" if not o.rel.endswith(".gz") else "published")
-        lines.append(f"| {o.rel} | {layer} | {o.records} | {o.source_records} | {o.abstracts} "
+        lines.append(f"| {o.rel} | {o.layer} | {o.records} | {o.source_records} | {o.abstracts} "
                      f"| {fmt_statuses(o)} |")
     return "\n".join(lines)
 
@@ -420,13 +444,15 @@ search something without the full corpus. **Generated — do not edit by hand**;
 
 ## How it was sliced
 
-* Every conference folder of the corpus ({n_confs} folders) is represented.
-* Per conference: of the files as Paper Copilot publishes them, the {recent} most recent
-  years plus the oldest {older} other year(s) (all years when a conference has fewer
-  files); plus every year of the rebuilt layer (records tagged with `src`: ICLR 2019–2026,
-  NeurIPS 2019–2025 in `nips/`, ICML/CVPR 2020–2025, ICCV, ECCV 2024, AAAI, ACL 2023–2025,
-  EMNLP, NAACL 2025, COLING 2024, ICRA/IROS 2024), with or without abstracts as the
-  source has them.
+* Every venue folder of the corpus ({n_confs} folders: conferences and journals) is represented.
+* Per venue: of the files as Paper Copilot publishes them (layer `published`), the {recent}
+  most recent years plus the oldest {older} other year(s) (all years when a venue has fewer
+  files); plus every year whose records are tagged with `src` (layer `tagged`: rebuilt or
+  added later): ICLR 2019–2026, NeurIPS 2019–2025 in `nips/`, ICML/CVPR 2020–2026, ICCV,
+  ECCV 2024, AAAI, ACL 2023–2026, NAACL 2025, COLING 2024, ICRA/IROS 2024 and the other 2026
+  editions, with or without abstracts as the source has them. A venue whose every file is
+  tagged (EMNLP here, and the venues added whole: EACL, TMLR, JMLR, TACL, ...) gets, like a
+  published one, its {recent} newest years plus its oldest {older} other one(s).
 * Per file: a stratified sample of {per_file} records (all records when the file is
   smaller): each `status` value (a missing key counts as `{missing}`) gets its share of
   the {per_file} by largest remainder, drawn with `random.Random("{seed}:<file name>")`

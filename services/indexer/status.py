@@ -1,4 +1,9 @@
-"""What ``paperlist status`` reports: each part gathered on its own, so one outage shows as such."""
+"""What ``paperlist status`` reports: each part gathered on its own, so one outage shows as such.
+
+Besides health, it reads the index against the catalogue: the venues the catalogue does not
+know (they work, with a label derived from the slug) and the status words no rule reads (taken
+as accepted by default), so an operator sees what a new source needs in ``venues.toml``.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,8 @@ from elasticsearch import Elasticsearch
 from rich.console import Console
 from rich.table import Table
 
-from services.search import indices
+from services.search import conferences, indices
+from services.search.catalogue import catalogue
 from services.search.client import make_client
 from services.settings import Settings
 
@@ -26,6 +32,10 @@ class StatusReport:
     indices: list[dict] = field(default_factory=list)
     total: int = 0
     conferences: list[tuple[str, int]] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)  # conference slug -> its kind in the catalogue
+    unknown_venues: list[str] = field(default_factory=list)  # slugs the catalogue does not list
+    status_words: int = 0  # distinct (venue, raw status) pairs in the index
+    unmapped_statuses: list[tuple[str, str, int]] = field(default_factory=list)  # (venue, raw status, papers)
     redis: str = "unknown"
     queue: str = ""
     queue_depth: int | None = None
@@ -48,12 +58,29 @@ class StatusReport:
             console.print(f"reindex {r.get('run_id')}: {r.get('phase')} — {r.get('copied', 0):,}/"
                           f"{r.get('total', 0):,} copied{'; ' + r['message'] if r.get('message') else ''}")
         if self.conferences:
-            table = Table("conference", "papers", box=None)
+            table = Table("venue", "kind", "papers", box=None)
             for slug, count in self.conferences:
-                table.add_row(slug, f"{count:,}")
+                table.add_row(slug, self.kinds.get(slug, ""), f"{count:,}")
             console.print(table)
+            self._render_catalogue(console)
         for problem in self.problems:
             console.print(f"[yellow]problem:[/yellow] {problem}")
+
+
+    def _render_catalogue(self, console: Console) -> None:
+        venues = len(self.conferences)
+        if self.unknown_venues:
+            console.print(f"[yellow]venues not in the catalogue:[/yellow] {', '.join(self.unknown_venues)} "
+                          f"(of {venues}; listed with a label made from the slug: add them to "
+                          "services/search/catalogue/venues.toml)")
+        else:
+            console.print(f"catalogue: all {venues} venues known")
+        if self.unmapped_statuses:
+            words = ", ".join(f"{venue} {raw!r} ({n:,})" for venue, raw, n in self.unmapped_statuses)
+            console.print(f"[yellow]status words no rule reads:[/yellow] {words} (taken as accepted; map them "
+                          "in venues.toml)")
+        else:
+            console.print(f"status words: all {self.status_words} mapped (venue, status) pairs")
 
 
 def collect_status(settings: Settings) -> StatusReport:
@@ -84,7 +111,21 @@ def _elasticsearch(es: Elasticsearch, alias: str, report: StatusReport) -> None:
     if not report.index:
         report.problems.append(f"alias {alias} does not exist yet: run `paperlist ingest` or `paperlist up`")
         return
-    resp = es.search(index=alias, size=0, track_total_hits=True,
-                     aggs={"conf": {"terms": {"field": "conference", "size": 500}}})
+    resp = es.search(index=alias, size=0, track_total_hits=True, aggs={"conf": {
+        "terms": {"field": "conference", "size": 500},
+        "aggs": {"statuses": {"terms": {"field": "status_raw", "size": 500, "missing": ""}}}}})
     report.total = resp["hits"]["total"]["value"]
-    report.conferences = [(b["key"], b["doc_count"]) for b in resp["aggregations"]["conf"]["buckets"]]
+    buckets = resp["aggregations"]["conf"]["buckets"]
+    report.conferences = [(b["key"], b["doc_count"]) for b in buckets]
+    _against_the_catalogue(report, {b["key"]: {s["key"]: s["doc_count"] for s in b["statuses"]["buckets"]}
+                                    for b in buckets})
+
+
+def _against_the_catalogue(report: StatusReport, statuses: dict[str, dict[str, int]]) -> None:
+    """Kinds, unknown venues and unmapped status words of the index's venues."""
+    cat = catalogue()
+    report.kinds = {slug: conferences.lookup(slug).kind for slug in statuses}
+    report.unknown_venues = sorted(slug for slug in statuses if cat.venue(slug) is None)
+    pairs = [(slug, raw, n) for slug, counts in statuses.items() for raw, n in counts.items()]
+    report.status_words = sum(1 for _, raw, _ in pairs if raw)
+    report.unmapped_statuses = sorted((slug, raw, n) for slug, raw, n in pairs if not cat.reads(slug, raw))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import conferences
-from .limits import NEWEST_MIN_PAPERS
+from .limits import NEWEST_MIN_ABSTRACTS, NEWEST_MIN_PAPERS
 from .model import Paper
 
 SUGGESTION_KINDS = ("title", "author", "topic", "conference")
@@ -31,7 +31,12 @@ class Exported:
 
 @dataclass
 class ConferenceSummary:
-    """A conference's listed papers per year; ``hidden`` counts its rejected/withdrawn ones apart."""
+    """A venue's listed papers per year; ``hidden`` counts its rejected/withdrawn ones apart.
+
+    ``kind`` is the catalogue's (conference, journal or workshop): a journal's years are
+    volume years. ``abstracts`` counts, per year, the listed papers that have an abstract
+    (filled by the front page's overview, which needs it to choose its lead).
+    """
 
     slug: str
     name: str
@@ -39,9 +44,19 @@ class ConferenceSummary:
     years: list[tuple[int, int]]
     hidden: int = 0
     hidden_years: dict[int, int] = field(default_factory=dict)
+    kind: str = "conference"
+    abstracts: dict[int, int] = field(default_factory=dict)
 
     def has_year(self, year: int) -> bool:
         return year in dict(self.years) or year in self.hidden_years
+
+    @property
+    def is_journal(self) -> bool:
+        return self.kind == "journal"
+
+    def volume(self, year: int) -> int | None:
+        """A journal's volume number of ``year``, where its volumes go by year (the catalogue's)."""
+        return conferences.lookup(self.slug).volume(year)
 
 
 @dataclass
@@ -69,19 +84,26 @@ class Overview:
     newest_count: int = 0
 
 
-def newest_conference_year(confs: list[ConferenceSummary],
-                           minimum: int = NEWEST_MIN_PAPERS) -> tuple[str, int] | None:
-    """The most recently held conference-year with at least ``minimum`` listed papers.
+def newest_conference_year(confs: list[ConferenceSummary], minimum: int = NEWEST_MIN_PAPERS,
+                           covered: float = NEWEST_MIN_ABSTRACTS) -> tuple[str, int] | None:
+    """The conference-year the front page leads with: the most recently held one with enough papers.
 
-    Ordered by year, then by the month the venue is usually held (the catalogue's
-    ``month``; unknown venues count as mid-year), so NeurIPS (December) comes after ICLR
-    (April) of the same year, and a handful of early records of a later year do not win.
+    - Conferences only (journals publish all year round and have no edition to lead with).
+    - Conference-years with at least ``minimum`` listed papers (a handful of early records of a
+      later year do not win), or any when none has that many.
+    - The newest year; within it, when some edition has abstracts for at least ``covered`` of
+      its papers, only such editions: a list of titles without abstracts never leads while a
+      better-covered edition of the same year exists.
+    - Then the month the venue is usually held (the catalogue's ``month``; unknown venues count
+      as mid-year), so NeurIPS (December) comes after ICLR (April) of the same year.
     """
-    candidates = [(year, conferences.lookup(c.slug).month or 6, n, c.slug)
-                  for c in confs for year, n in c.years if n >= minimum]
-    if not candidates:
-        candidates = [(year, conferences.lookup(c.slug).month or 6, n, c.slug) for c in confs for year, n in c.years]
+    held = [c for c in confs if c.kind == "conference"]
+    candidates = [(c, year, n) for c in held for year, n in c.years if n >= minimum] or \
+        [(c, year, n) for c in held for year, n in c.years]
     if not candidates:
         return None
-    year, _, _, slug = max(candidates)
-    return slug, year
+    season = max(year for _, year, _ in candidates)
+    editions = [(c, n) for c, year, n in candidates if year == season]
+    editions = [(c, n) for c, n in editions if c.abstracts.get(season, 0) >= covered * n] or editions
+    lead, _ = max(editions, key=lambda e: (conferences.lookup(e[0].slug).month or 6, e[1], e[0].slug))
+    return lead.slug, season

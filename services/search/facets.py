@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import conferences, taxonomy
+from .catalogue import VENUE_KINDS
 from .errors import InvalidRequest
 from .limits import MAX_FILTER_VALUES, MAX_VALUE_CHARS, MAX_YEAR, MIN_YEAR
 from .model import HIDDEN_STATUSES, STATUSES, Paper
@@ -297,6 +298,10 @@ _STATUS_LABELS = {"accept": "Accepted", "withdrawn": "Withdrawn", "reject": "Rej
 FACETS = FacetRegistry((
     Facet("conference", "conference", "Conference", 60, "Conference slug, e.g. neurips (repeat to OR).",
           labels=conferences.label, canonical=conferences.canonical_slug),
+    Facet("kind", "kind", "Venue type", len(VENUE_KINDS),
+          "Kind of venue: " + ", ".join(VENUE_KINDS) + " (case-insensitive); kind=conference leaves journals out.",
+          labels=lambda v: v.capitalize(), choices=VENUE_KINDS,
+          derive=lambda paper: conferences.lookup(paper.conference).kind),
     RangeFacet("year", "year", "Year", 80, "A year (2021) or range (2018-2022)."),
     Facet("topic", "topics", "Topic", 40, "Topic slug, see /topics/<slug>.", labels=taxonomy.label),
     Facet("status", "status", "Status", 15,

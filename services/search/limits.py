@@ -19,6 +19,8 @@ PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scor
 AUTHOR_PAGE_PAPERS = 200   # papers an author page lists (a search for the author lists them all)
 FRONT_PAGE_PAPERS = 20     # papers of the newest conference-year on the front page
 NEWEST_MIN_PAPERS = 20     # a conference-year leads the front page only with this many papers (not a stray record)
+NEWEST_MIN_ABSTRACTS = 0.5  # ... and, when an edition of the same year has abstracts for this share of its
+                           # papers, only such an edition (never a title-only list before a covered one)
 MAX_SIMILAR_TEXT = 5000    # characters of the text "papers like this" embeds (POST /api/v1/similar, /similar)
 SEMANTIC_K = 100           # nearest neighbours a semantic search ranks and counts facets over (more when paged deeper)
 SEMANTIC_CANDIDATES = 200  # HNSW candidates per shard: recall against latency

@@ -16,8 +16,10 @@ from .embedding import DIMS
 
 # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive
 # author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search; 6: offsets
-# in the title and abstract postings, for highlighting; 7: review scores (rating_avg, reviews)
-SCHEMA_VERSION = 7
+# in the title and abstract postings, for highlighting; 7: the venue's kind (a facet) and
+# has_abstract (derived: a plain reindex fills them); 8: review scores (rating_avg, reviews) and
+# the paper's own affiliations (new source fields: reindex --from-sources)
+SCHEMA_VERSION = 8
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
 ENGLISH_STOPWORDS = frozenset((
@@ -66,6 +68,7 @@ MAPPINGS: dict[str, Any] = {
     "properties": {
         "paper_id": {"type": "keyword"},
         "conference": _facet(),
+        "kind": _facet(),  # the venue's kind in the catalogue (conference, journal, workshop)
         "conference_name": {"type": "keyword"},
         "year": {"type": "short"},
         # Offsets in the postings of the highlighted fields: the highlighter reads them instead
@@ -80,6 +83,7 @@ MAPPINGS: dict[str, Any] = {
         },
         "title_key": {"type": "keyword"},
         "abstract": _english(index_options="offsets"),
+        "has_abstract": {"type": "boolean"},  # "exists" matches an empty abstract too
         "tldr": _english(),
         "keywords": {"type": "text", "analyzer": "english_text",
                      "fields": {"exact": {"type": "text", "analyzer": "exact_text"},

@@ -227,12 +227,15 @@ class PaperSearch:
         """Front page: listed papers per conference and year, topics, and the newest conference-year's papers."""
         resp = self._search(size=0, query=_VISIBLE, track_total_hits=True, aggs={
             "conf": {"terms": {"field": "conference", "size": 200},
-                     "aggs": {"years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}}}},
+                     "aggs": {"years": {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}},
+                                        "aggs": {"abstracts": {"filter": {"term": {"has_abstract": True}}}}}}},
             "topics": {"terms": {"field": "topics", "size": 100}},
         })
         body = resp.body
         confs = [ConferenceSummary(b["key"], conferences.label(b["key"]), b["doc_count"],
-                                   [(int(y["key"]), y["doc_count"]) for y in b["years"]["buckets"]])
+                                   [(int(y["key"]), y["doc_count"]) for y in b["years"]["buckets"]],
+                                   kind=conferences.lookup(b["key"]).kind,
+                                   abstracts={int(y["key"]): y["abstracts"]["doc_count"] for y in b["years"]["buckets"]})
                  for b in body["aggregations"]["conf"]["buckets"]]
         topics = [(b["key"], taxonomy.label(b["key"]), b["doc_count"])
                   for b in body["aggregations"]["topics"]["buckets"]]
@@ -295,7 +298,7 @@ class PaperSearch:
         hidden = {int(b["key"]): b["doc_count"] - b["listed"]["doc_count"] for b in buckets
                   if b["doc_count"] > b["listed"]["doc_count"]}
         return ConferenceSummary(slug, conferences.label(slug), sum(n for _, n in years), years,
-                                 sum(hidden.values()), hidden)
+                                 sum(hidden.values()), hidden, kind=conferences.lookup(slug).kind)
 
     @translating
     def ready(self) -> bool:

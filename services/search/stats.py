@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from . import conferences
 from .catalogue import catalogue
 from .request import SearchRequest
 from .search_body import result_query
@@ -79,10 +80,12 @@ def _per_key_year(agg: Mapping[str, Any]) -> tuple[KeyYearCount, ...]:
 
 @dataclass(frozen=True)
 class VenueYear:
-    """One conference-year: every record the source lists, by raw status and by outcome.
+    """One venue-year: every record the source lists, by raw status and by outcome.
 
     Counts named for the main track (accepted, tiers, rejected, decided) leave out side
     programmes (findings, workshops, demos, ...), which ``papers`` and ``by_status`` include.
+    A journal (``kind``) publishes what it accepts, all year round: its year is a volume year,
+    with no submissions, no acceptance rate and no oral/spotlight split.
     """
 
     conference: str
@@ -98,6 +101,11 @@ class VenueYear:
     decided: int
     withdrawn: int
     other_programmes: int  # records of side programmes (main = false)
+    kind: str = "conference"  # the venue's, in the catalogue
+
+    @property
+    def is_journal(self) -> bool:
+        return self.kind == "journal"
 
     @property
     def rejections_listed(self) -> bool:
@@ -106,13 +114,15 @@ class VenueYear:
 
     @property
     def submissions(self) -> int | None:
-        """Main-track submissions (withdrawn and undecided too), when the source lists rejections."""
-        return self.papers - self.other_programmes if self.rejections_listed else None
+        """Main-track submissions (withdrawn and undecided too), when the source lists rejections;
+        None for a journal."""
+        return self.papers - self.other_programmes if self.rejections_listed and not self.is_journal else None
 
     @property
     def acceptance_rate(self) -> float | None:
-        """Accepted / decided on the main track; None when no rejections are listed (never a fake 100%)."""
-        if not self.rejections_listed or not self.decided:
+        """Accepted / decided on the main track; None when no rejections are listed (never a fake
+        100%) and for a journal."""
+        if self.submissions is None or not self.decided:
             return None
         return round(self.accepted / self.decided, 4)
 
@@ -154,7 +164,8 @@ def venue_year(conference: str, year: int, raw_counts: Mapping[str, int]) -> Ven
                 counts[outcome.tier] += n
     by_status = {raw or NO_STATUS: n for raw, n in sorted(raw_counts.items(), key=lambda kv: (-kv[1], kv[0]))}
     return VenueYear(conference=conference, year=year, papers=sum(raw_counts.values()), by_status=by_status,
-                     by_outcome=dict(sorted(by_outcome.items(), key=lambda kv: -kv[1])), **counts)
+                     by_outcome=dict(sorted(by_outcome.items(), key=lambda kv: -kv[1])),
+                     kind=conferences.lookup(conference).kind, **counts)
 
 
 def left_out(node: Any) -> bool:

@@ -45,6 +45,26 @@ def test_cli_ingest_status_and_errors(settings, worker, es, alias, tmp_path):
     assert skipped.returncode == 0 and "nothing to do" in skipped.stdout
 
 
+def test_cli_status_names_venues_and_status_words_the_catalogue_lacks(settings, worker, alias, tmp_path):
+    folder = tmp_path / "newvenue"
+    folder.mkdir()
+    records = [{"id": f"n{i}", "title": f"A study of unseen venues, part {i}", "author": "Ada Lovelace",
+                "status": status} for i, status in enumerate(["Accept", "Accept", "Keynote Lecture", ""])]
+    (folder / "newvenue2025.json").write_text(json.dumps(records))
+    for source in (folder, SAMPLE / "tmlr"):
+        done = _cli(settings, alias, "ingest", str(source), "--rejects-dir", str(tmp_path))
+        assert done.returncode == 0, done.stderr
+    report = json.loads(_cli(settings, alias, "status", "--json").stdout)
+    assert report["unknown_venues"] == ["newvenue"]
+    assert report["kinds"] == {"newvenue": "conference", "tmlr": "journal"}
+    # "Accept" is read by a facet rule and TMLR's "Journal" by its venue; an empty status is no word.
+    assert report["unmapped_statuses"] == [["newvenue", "Keynote Lecture", 1]]
+    assert report["status_words"] == 3
+    text = _cli(settings, alias, "status").stdout
+    assert "venues not in the catalogue: newvenue" in text and "'Keynote Lecture' (1)" in text
+    assert "journal" in text
+
+
 def test_cli_reports_unreachable_elasticsearch_in_one_line(settings, alias):
     env = {**os.environ, "ES_URL": "http://127.0.0.1:9", "REDIS_URL": settings.redis_url, "PAPERLIST_INDEX": alias}
     out = subprocess.run([sys.executable, "-m", "services.cli", "ingest", str(SAMPLE / "alt")], env=env,

@@ -14,7 +14,7 @@ import pytest
 
 from services.indexer.cleaning import clean_text
 from services.search import conferences, taxonomy
-from services.search.catalogue import FILES, CatalogueError, catalogue, load_catalogue
+from services.search.catalogue import FILES, VENUE_KINDS, CatalogueError, catalogue, load_catalogue
 from services.search.model import STATUSES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,6 +62,33 @@ def test_unseen_conference_gets_a_label_and_no_home_topic() -> None:
     assert catalogue().outcome("some-new-workshop", "Oral").tier == "oral"
 
 
+def test_journals_are_cited_by_journal_name_and_conferences_by_proceedings() -> None:
+    data = catalogue()
+    journals = {v.slug for v in data.venues if v.kind == "journal"}
+    assert {"tmlr", "jmlr", "tacl"} <= journals
+    assert all(v.journal and not v.booktitle and v.proceedings(2024) == "" for v in data.venues if v.is_journal)
+    assert data.venue("neurips").proceedings(2023) == "Advances in Neural Information Processing Systems"
+    assert data.venue("eccv").proceedings(2024) == "Computer Vision -- ECCV 2024"  # the {year} placeholder
+    assert data.venue("uai").proceedings(2020) == data.venue("uai").booktitle
+    assert data.venue("sgp").proceedings(2020) == data.venue("sgp").full_name  # none listed: the full name
+    assert (data.venue("jmlr").volume(2020), data.venue("tacl").volume(2023), data.venue("tacl").volume(2000)) == \
+        (21, 11, None)
+    assert data.venue("tmlr").volume(2024) is None  # no volumes by year
+    assert conferences.lookup("some-new-journal").kind == "conference"  # unknown venues: conferences
+
+
+def test_every_venue_of_the_sample_is_in_the_catalogue_with_names_kind_and_citation() -> None:
+    folders = {conferences.canonical_slug(p.name) for p in SAMPLE.iterdir() if p.is_dir()}
+    assert len(folders) >= 40
+    missing = sorted(f for f in folders if catalogue().venue(f) is None)
+    assert missing == []
+    for slug in folders:
+        venue = catalogue().venue(slug)
+        assert venue.name and venue.full_name and venue.kind in VENUE_KINDS, slug
+        assert venue.journal if venue.is_journal else venue.proceedings(2024), slug
+        assert venue.month or venue.is_journal, slug  # the front page orders conference-years by it
+
+
 def _sample_statuses() -> set[tuple[str, str]]:
     found = set()
     for path in SAMPLE.glob("*/*.json*"):
@@ -95,6 +122,17 @@ def test_status_outcomes_read_venue_vocabularies_then_the_facet_rules() -> None:
     assert all(o.decided for o in data.statuses.outcomes.values() if o.accepted)
 
 
+def test_a_status_is_mapped_when_its_venue_lists_it_or_a_facet_rule_reads_it() -> None:
+    data = catalogue()
+    assert data.reads("tmlr", "Journal") and data.reads("conll", "Shared Task")  # listed by the venue
+    assert data.reads("conll", "shared task ")  # case and padding do not matter
+    assert data.outcome("conll", "Shared Task").main is False
+    assert data.reads("newvenue", "Accept (Oral)") and data.reads("newvenue", "Accepted")  # facet rules
+    assert data.reads("newvenue", "")  # no status is not a word to map
+    assert not data.reads("newvenue", "Journal") and not data.reads("iclr", "Keynote")  # only `otherwise`
+    assert data.statuses.facet_status("Keynote") == data.statuses.facet.otherwise
+
+
 # -- broken files -----------------------------------------------------------------------------
 
 @pytest.fixture
@@ -123,6 +161,14 @@ def test_an_untouched_copy_loads_like_the_package(copy: Path) -> None:
      ["venues.toml", "'iclr' already names venue"]),
     ("venues.toml", '"Top-5%" = "oral"', '"Top-5%" = "keynote"',
      ["venues.toml", "venues.iclr.statuses", "keynote"]),
+    ("venues.toml", 'kind = "journal"', 'kind = "magazine"',
+     ["venues.toml", "venues.tmlr.kind", "conference", "journal", "workshop"]),
+    ("venues.toml", 'journal = "Transactions on Machine Learning Research"', 'booktitle = "TMLR"',
+     ["venues.toml", "venues.tmlr", "a journal is cited by its `journal` name"]),
+    ("venues.toml", 'booktitle = "Computer Vision -- ECCV {year}"', 'booktitle = "Computer Vision -- ECCV {yr}"',
+     ["venues.toml", "venues.eccv.booktitle", "{year}"]),
+    ("venues.toml", 'month = 12\naliases = ["nips"]', 'month = 12\nfirst_volume = 1987\naliases = ["nips"]',
+     ["venues.toml", "venues.neurips", "for journals, not a conference"]),
     ("topics.toml", "computer vision; machine vision;", "computer vision; Machine-Vision;",
      ["topics.toml", "topics.computer-vision.strong", "pattern"]),
     ("topics.toml", "computer vision; machine vision;", "computer vision; computer vision;",

@@ -27,6 +27,26 @@ def test_accepted_only_lists_have_no_rate_and_no_submissions():
     assert v.acceptance_rate is None and v.submissions is None and not v.rejections_listed
 
 
+def test_a_journal_has_no_submissions_no_rate_and_no_tiers():
+    v = venue_year("tmlr", 2024, {"Journal": 955})
+    assert (v.kind, v.is_journal, v.papers, v.accepted) == ("journal", True, 955, 955)
+    assert (v.oral, v.spotlight, v.poster) == (0, 0, 0)
+    assert v.submissions is None and v.acceptance_rate is None
+    # Even were a journal's rejections listed, it would get no conference-style acceptance rate.
+    listed = venue_year("jmlr", 2020, {"Journal": 90, "Reject": 10})
+    assert listed.rejections_listed and listed.submissions is None and listed.acceptance_rate is None
+    assert venue_year("iclr", 2020, {"Poster": 9, "Reject": 1}).kind == "conference"
+
+
+def test_a_source_without_rejections_gives_no_rate_at_a_new_venue_either():
+    for conference, statuses in (("l4dc", {"Accept": 120}), ("eacl", {"Main": 445, "Findings": 355}),
+                                 ("conll", {"Main": 40, "Shared Task": 29})):
+        v = venue_year(conference, 2025, statuses)
+        assert v.kind == "conference" and v.acceptance_rate is None and v.submissions is None, conference
+    shared = venue_year("conll", 2024, {"Main": 40, "Shared Task": 29})
+    assert (shared.accepted, shared.other_programmes) == (40, 29)  # shared-task volumes are a side programme
+
+
 def test_desk_rejects_count_as_decided_rejections_and_unknown_venues_use_the_facet_rules():
     v = venue_year("iclr", 2024, {"Accept (poster)": 3, "Desk Reject": 1, "Reject": 1})
     assert (v.accepted, v.rejected, v.poster) == (3, 2, 3)

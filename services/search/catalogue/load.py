@@ -62,6 +62,16 @@ class Catalogue:
         name = venue.outcome_name(raw) if venue else None
         return name or self.statuses.facet_status(raw.strip())
 
+    def reads(self, conference: str, raw: str) -> bool:
+        """Is a raw status mapped: listed by the venue, matched by a facet rule, or empty?
+
+        A status only the facet rules' ``otherwise`` would take is a guess, which
+        ``paperlist status`` reports so that the word gets its line in venues.toml.
+        """
+        venue = self._venues.get(conference)
+        raw = raw.strip()
+        return not raw or bool(venue and venue.outcome_name(raw)) or self.statuses.rule_for(raw) is not None
+
 
 def load_catalogue(directory: Path | Traversable | None = None) -> Catalogue:
     """Read ``venues.toml``, ``topics.toml`` and ``statuses.toml`` from ``directory``

@@ -6,7 +6,7 @@ loader (``load.py``), which sees all three files.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
@@ -31,21 +31,64 @@ def _keyed(data: Any, table: str) -> Any:
                             for key, value in entries.items()}}
 
 
+VENUE_KINDS = ("conference", "journal", "workshop")
+Kind = Literal["conference", "journal", "workshop"]
+_YEAR = "{year}"  # the one placeholder a booktitle may hold
+
+
 class Venue(Entry):
-    """A conference: names, aliases, its home topic (the venue prior) and status vocabulary."""
+    """A venue: names, kind, aliases, its home topic (the venue prior), how its proceedings
+    are cited, and its status vocabulary (syntax: venues.toml header)."""
 
     slug: Slug
     name: Text
     full_name: str = ""
+    kind: Kind = "conference"
     aliases: tuple[Slug, ...] = ()
     month: Annotated[int, Field(ge=1, le=12)] | None = None  # when it is usually held
     home_topic: str | None = None
+    booktitle: str = ""   # conferences and workshops: the proceedings' title, may hold {year}
+    journal: str = ""     # journals: the journal's name as cited
+    publisher: str = ""
+    first_volume: Annotated[int, Field(ge=1800, le=2100)] | None = None  # journals: the year of volume 1
     statuses: tuple[tuple[str, str], ...] = ()  # (raw status, outcome name)
 
     @field_validator("statuses", mode="before")
     @classmethod
     def _pairs(cls, value: Any) -> Any:
         return tuple(value.items()) if isinstance(value, dict) else value
+
+    @field_validator("booktitle")
+    @classmethod
+    def _only_the_year_placeholder(cls, value: str) -> str:
+        if "{" in value.replace(_YEAR, "") or "}" in value.replace(_YEAR, ""):
+            raise ValueError(f"the only placeholder a booktitle may hold is {_YEAR}")
+        return value
+
+    @model_validator(mode="after")
+    def _cited_as_its_kind(self) -> Venue:
+        if self.kind == "journal" and (self.booktitle or not self.journal):
+            raise ValueError("a journal is cited by its `journal` name, without a booktitle")
+        if self.kind != "journal" and (self.journal or self.first_volume):
+            raise ValueError(f"`journal` and `first_volume` are for journals, not a {self.kind}")
+        return self
+
+    @property
+    def is_journal(self) -> bool:
+        return self.kind == "journal"
+
+    def proceedings(self, year: int) -> str:
+        """The BibTeX ``booktitle`` of this conference's ``year`` (its full name when none is
+        listed); "" for a journal, which is cited by :attr:`journal`."""
+        if self.kind == "journal":
+            return ""
+        return (self.booktitle or self.full_name or self.name).replace(_YEAR, str(year))
+
+    def volume(self, year: int) -> int | None:
+        """A journal's volume number of ``year`` (volumes by year, from :attr:`first_volume`)."""
+        if self.first_volume is None or year < self.first_volume:
+            return None
+        return year - self.first_volume + 1
 
     def outcome_name(self, raw: str) -> str | None:
         """The outcome this venue gives a raw status (case-insensitive), if it lists it."""
@@ -172,5 +215,10 @@ class Statuses(Entry):
         lowered = raw.lower()
         if not lowered:
             return self.facet.empty
-        return next((rule.status for rule in self.facet.rules if rule.contains in lowered),
-                    self.facet.otherwise)
+        rule = self.rule_for(raw)
+        return rule.status if rule else self.facet.otherwise
+
+    def rule_for(self, raw: str) -> FacetRule | None:
+        """The first facet rule that reads a raw status; None when only ``otherwise`` would."""
+        lowered = raw.lower()
+        return next((rule for rule in self.facet.rules if rule.contains in lowered), None)
