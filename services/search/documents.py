@@ -24,6 +24,7 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
         author_names=paper.author_names,
         author_keys=list(dict.fromkeys(author_key(name) for name in paper.author_names)),
         has_abstract=bool(paper.abstract.strip()),
+        tier_rank=paper.tier_rank,
         **FACETS.derived_fields(paper),
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
         author_suggest=[{"input": name_rotations(name[:60])} for name in paper.author_names] or None,

@@ -13,6 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 STATUSES = ("oral", "spotlight", "poster", "accept", "findings", "short", "demo", "workshop",
             "reject", "withdrawn", "unknown")
 HIDDEN_STATUSES = ("reject", "withdrawn")
+# How statuses rank in a listing by tier: orals first, rejected and withdrawn papers last.
+TIER_ORDER = ("oral", "spotlight", "poster", "accept", "short", "findings", "demo", "workshop", "unknown",
+              "reject", "withdrawn")
 
 # What reviewers scored, in display order: the name is the source's own (``rating`` with
 # ``rating_avg``, ``confidence`` with ``confidence_avg``, ...), the value its label.
@@ -123,6 +126,11 @@ class Paper(BaseModel):
 
     def review(self, criterion: str) -> ReviewScore | None:
         return next((r for r in self.reviews if r.criterion == criterion), None)
+
+    @property
+    def tier_rank(self) -> int:
+        """The status's place in :data:`TIER_ORDER` (unknown values with ``unknown``)."""
+        return TIER_ORDER.index(self.status if self.status in TIER_ORDER else "unknown")
 
     @property
     def has_code(self) -> bool:

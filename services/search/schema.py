@@ -17,8 +17,8 @@ from .embedding import DIMS
 # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive
 # author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search; 6: offsets
 # in the title and abstract postings, for highlighting; 7: the venue's kind (a facet) and
-# has_abstract (derived: a plain reindex fills them); 8: review scores (rating_avg, reviews) and
-# the paper's own affiliations (new source fields: reindex --from-sources)
+# has_abstract (derived: a plain reindex fills them); 8: review scores (rating_avg, reviews), the
+# paper's own affiliations (new source fields: reindex --from-sources) and tier_rank (sorts)
 SCHEMA_VERSION = 8
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
@@ -103,6 +103,7 @@ MAPPINGS: dict[str, Any] = {
         "award": {"type": "boolean"},
         "has_code": {"type": "boolean"},
         "citations": {"type": "integer"},
+        "tier_rank": {"type": "byte"},  # model.TIER_ORDER position of the status: "orals first" sorts
         "rating_avg": {"type": "float"},  # mean review rating: sort, filter, histograms, ranking prior
         "reviews": {"type": "object", "enabled": False},  # every criterion's scores, for the paper page
         "links": {"type": "object", "enabled": False},
