@@ -14,7 +14,7 @@ import re
 
 from services.search import conferences
 from services.search.catalogue import catalogue
-from services.search.model import Paper, ReviewScore, title_key
+from services.search.model import Paper, Publication, ReviewScore, title_key
 
 from .cleaning import clean_text, dedupe, label_case, strip_html
 from .hyphenation import repair as repair_hyphenation
@@ -100,6 +100,7 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         status_raw=status_raw,
         award=_award(record["award"]),
         links=record["links"],
+        publication=record.get("publication") or Publication(),
         bibtex=record["bibtex"].strip()[:10000],
         citations=_citations(record["citations"]),
         rating_avg=_rating(record.get("reviews") or []),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .facets import FACETS
-from .model import Author, Links, Paper, ReviewScore, affiliations_of, title_key
+from .model import Author, Links, Paper, Publication, ReviewScore, affiliations_of, title_key
 from .name_keys import author_key
 from .taxonomy import label as topic_label
 
@@ -69,6 +69,7 @@ def from_source(source: dict[str, Any]) -> Paper:
         data["affiliations"] = affiliations_of(data["authors"])
     data["links"] = Links.model_construct(**(source.get("links") or {}))
     data["reviews"] = [ReviewScore.model_construct(**r) for r in source.get("reviews") or []]
+    data["publication"] = Publication.model_construct(**(source.get("publication") or {}))
     for name in ("paper_id", "conference", "title"):  # required fields, absent from a partial source
         data.setdefault(name, "")
     data.setdefault("conference_name", data["conference"])

@@ -61,6 +61,16 @@ class Links(BaseModel):
         return {name: url for name, url in self.model_dump().items() if url}
 
 
+class Publication(BaseModel):
+    """Where the proceedings or the journal print the paper, as its source says; empty when unknown."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pages: str = ""      # "1234--1245" (BibTeX's en dash) or one page/article number
+    volume: str = ""
+    publisher: str = ""
+
+
 class ReviewScore(BaseModel):
     """One criterion of a paper's reviews: each reviewer's score (when the source lists them) and their mean."""
 
@@ -99,6 +109,7 @@ class Paper(BaseModel):
     status_raw: str = ""
     award: bool = False
     links: Links = Field(default_factory=Links)
+    publication: Publication = Field(default_factory=Publication)
     bibtex: str = ""
     citations: int | None = None
     # The reviews' mean rating (the "rating" criterion of ``reviews``); None when the source has none.

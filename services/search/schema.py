@@ -18,7 +18,8 @@ from .embedding import DIMS
 # author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search; 6: offsets
 # in the title and abstract postings, for highlighting; 7: the venue's kind (a facet) and
 # has_abstract (derived: a plain reindex fills them); 8: review scores (rating_avg, reviews), the
-# paper's own affiliations (new source fields: reindex --from-sources) and tier_rank (sorts)
+# paper's own affiliations, pages/volume/publisher (new source fields: reindex --from-sources) and
+# tier_rank (sorts)
 SCHEMA_VERSION = 8
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
@@ -107,6 +108,7 @@ MAPPINGS: dict[str, Any] = {
         "rating_avg": {"type": "float"},  # mean review rating: sort, filter, histograms, ranking prior
         "reviews": {"type": "object", "enabled": False},  # every criterion's scores, for the paper page
         "links": {"type": "object", "enabled": False},
+        "publication": {"type": "object", "enabled": False},  # pages, volume, publisher: for BibTeX
         "bibtex": {"type": "text", "index": False},
         "title_suggest": {"type": "completion", "analyzer": "simple", "max_input_length": 100},
         "author_suggest": {"type": "completion", "analyzer": "simple", "max_input_length": 60},

@@ -10,12 +10,13 @@ and affiliations get one display form here (:mod:`..names`), as the fields are r
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from services.search.model import REVIEW_CRITERIA, Author, Links
+from services.search.model import REVIEW_CRITERIA, Author, Links, Publication
 
-from ..cleaning import split_list
+from ..cleaning import clean_text, split_list
 from ..links import arxiv_url, doi_url, hosted_links, link_hosts, safe_url
 from ..names import author_key, canonical_affiliation, clean_author_name, split_names
 from ..reviews import review_scores
@@ -23,6 +24,7 @@ from .base import Rejected
 
 MAX_AUTHORS = 500
 CONFERENCE_FIELDS = ("conference", "conf", "venue")
+_PAGE_RANGE = re.compile(r"\s*(\w+)\s*(?:-+|–|—)\s*(\w+)\s*")
 # Where a code or project link is looked for first; then in the abstract, then in every other field.
 LINK_FIELDS = ("github", "code", "project", "abstract", "tldr")
 OPENREVIEW = "https://openreview.net"  # relative pdf/supplementary paths point there
@@ -50,6 +52,7 @@ def fields(data: object) -> dict:
         track=_text(data, "track"),
         award=data.get("award"),
         links=extract_links(data),
+        publication=_publication(data),
         bibtex=_text(data, "bibtex"),
         citations=data.get("gs_citation"),
         reviews=review_scores(data, REVIEW_CRITERIA),  # "rating" with "rating_avg", ...
@@ -73,9 +76,31 @@ def extract_links(record: dict) -> Links:
         code=code,
         project="" if project == code else project,
         arxiv=arxiv_url(record.get("arxiv")),
-        doi=doi_url(record.get("doi")),
+        doi=doi_url(record.get("doi")) or doi_url(bibtex_field(record.get("bibtex"), "doi")),
         supplementary=safe_url(supp_field, base=OPENREVIEW),
     )
+
+
+def _publication(record: dict) -> Publication:
+    """Pages, volume and publisher from the record's own fields, else from its BibTeX entry's."""
+    entry = record.get("bibtex")
+    pages = clean_text(_text(record, "pages") or bibtex_field(entry, "pages"))
+    if _PAGE_RANGE.fullmatch(pages):
+        pages = _PAGE_RANGE.sub(r"\1--\2", pages)
+    return Publication(pages=pages[:40], volume=clean_text(_text(record, "volume") or bibtex_field(entry, "volume"))[:20],
+                       publisher=clean_text(bibtex_field(entry, "publisher"))[:200])
+
+
+def bibtex_field(entry: object, name: str) -> str:
+    """One field's value in a source's BibTeX text (``name = {v}``, ``"v"`` or a number); its
+    braces dropped. The source's entry is never shown: only such values, escaped again on output."""
+    if not isinstance(entry, str) or name not in entry.lower():
+        return ""
+    match = re.search(rf"(?<![\w-]){name}\s*=\s*(?:\{{((?:[^{{}}]|\{{[^{{}}]*\}})*)\}}|\"([^\"]*)\"|(\w+))",
+                      entry, re.IGNORECASE)
+    if not match:
+        return ""
+    return next(g for g in match.groups() if g is not None).replace("{", "").replace("}", "").strip()
 
 
 def _link_texts(record: dict) -> Iterator[object]:
