@@ -12,7 +12,7 @@ from .taxonomy import label as topic_label
 # Source fields a result list needs; the detail page reads the whole document.
 SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
                   "abstract", "topics", "keywords", "track", "status", "status_raw",
-                  "award", "links", "citations", "rating_avg"]
+                  "award", "links", "citations", "rating_avg", "affiliations"]
 
 
 def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -> dict[str, Any]:
