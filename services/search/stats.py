@@ -36,7 +36,7 @@ ACCEPTANCE_RATE_DEFINITION = "accepted / submitted, where submitted counts accep
 # What a venue-year's source may lack, each said when the source has none of it.
 LACKS = {
     "tiers": "no oral/spotlight/poster tiers",
-    "rejections": "no rejected papers",
+    "rejections": "no rejections",
     "affiliations": "no affiliations",
     "abstracts": "no abstracts",
     "citations": "no citation counts",
@@ -174,6 +174,10 @@ class VenueYear:
             missing.extend(name for name in ("affiliations", "abstracts", "citations")
                            if not getattr(self.coverage, name))
         return tuple(missing)
+
+    def lacks_labels(self, *names: str) -> tuple[str, ...]:
+        """:attr:`lacks` as words (:data:`LACKS`), for the line a page shows; only ``names`` when given."""
+        return tuple(LACKS[name] for name in self.lacks if not names or name in names)
 
 
 def venue_body(conference: str, year: int | None = None, buckets: int = BUCKETS) -> Body:

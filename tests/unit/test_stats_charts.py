@@ -67,6 +67,8 @@ def test_lacks_names_what_the_source_has_none_of():
     all_accept = venue_year("iclr", 2024, {"Accept": 2260},
                             coverage=Coverage(abstracts=2260, affiliations=2250, citations=0, reviews=0))
     assert all_accept.lacks == ("tiers", "rejections", "citations")
+    assert all_accept.lacks_labels("rejections", "abstracts") == ("no rejections",)
+    assert all_accept.lacks_labels()[0] == "no oral/spotlight/poster tiers"
     full = venue_year("iclr", 2023, {"Poster": 5, "Top-5%": 1, "Reject": 4},
                       coverage=Coverage(abstracts=10, affiliations=1, citations=3))
     assert full.lacks == ()
