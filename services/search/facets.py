@@ -246,7 +246,7 @@ class ScoreSpan(NamedTuple):
     whole: bool = False
 
 
-_SCORE = r"[0-9]{1,3}(?:\.[0-9]{1,2})?"
+_SCORE = r"(?:100(?:\.0{1,2})?|[0-9]{1,2}(?:\.[0-9]{1,2})?)"  # 0 to 100, at most two decimals
 _SCORE_RANGE = re.compile(rf"^\s*({_SCORE})\s*(?:[-–]\s*({_SCORE})\s*)?$")
 
 
@@ -258,19 +258,15 @@ class ScoreFacet(Facet):
     without a score match no value, so a selection lists only papers the source has scores for.
     """
 
-    high: float = 100.0
-
     def parse_value(self, text: str) -> ScoreSpan:
         match = _SCORE_RANGE.match(text)
         if not match:
-            raise InvalidRequest(self.name, f"'{text[:40]}' is not a score or a range like 5.5-7")
+            raise InvalidRequest(self.name, f"'{text[:40]}' is not a score from 0 to 100 or a range like 5.5-7")
         low = float(match.group(1))
         if match.group(2) is None:
             span = ScoreSpan(float(int(low)), float(int(low)) + 1, True)
         else:
             span = ScoreSpan(*sorted((low, float(match.group(2)))))
-        if span.high > self.high + 1 or (not span.whole and span.high > self.high):
-            raise InvalidRequest(self.name, f"'{text[:40]}' is above {self.high:g}")
         return span
 
     def text(self, value: Any) -> str:
