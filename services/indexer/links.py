@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -89,11 +89,27 @@ class LinkHosts:
     hosts: dict[str, Host]
     skip_fields: frozenset[str]
     pattern: re.Pattern[str]
+    not_code: frozenset[str] = frozenset()
 
     def host(self, name: str) -> Host | None:
         """The listed host ``name`` is, or is a subdomain of."""
-        labels = name.split(".")
-        return next((self.hosts[h] for i in range(len(labels)) if (h := ".".join(labels[i:])) in self.hosts), None)
+        return next((self.hosts[h] for h in _suffixes(name) if h in self.hosts), None)
+
+    def declared_code(self, url: str) -> bool:
+        """Whether a URL a source gives as the paper's code can be it: not a project page nor a listing,
+        and on a code host at least an owner (github.com/org, not github.com itself)."""
+        parts = urlsplit(url)
+        name = (parts.hostname or "").lower()
+        host = self.host(name)
+        if not name or any(h in self.not_code for h in _suffixes(name)) or (host and host.kind == "project"):
+            return False
+        return host is None or replace(host, segments=min(host.segments, 1)).accepts(name, parts.path)
+
+
+def _suffixes(name: str) -> list[str]:
+    """``a.b.c`` -> ``a.b.c``, ``b.c``, ``c``: the host and every domain it is under."""
+    labels = name.split(".")
+    return [".".join(labels[i:]) for i in range(len(labels))]
 
 
 @lru_cache(maxsize=1)
@@ -106,7 +122,8 @@ def link_hosts() -> LinkHosts:
     names = "|".join(re.escape(h) for h in sorted(hosts, key=len, reverse=True))
     pattern = re.compile(rf"(https?://)?(?<![\w.-])((?:[\w-]+\.)*(?:{names}))(?![\w-])(/[^\s<>\"'(){{}}\[\]\\|^`]*)?",
                          re.IGNORECASE)
-    return LinkHosts(hosts, frozenset(data.get("fields", {}).get("skip", ())), pattern)
+    return LinkHosts(hosts, frozenset(data.get("fields", {}).get("skip", ())), pattern,
+                     frozenset(h.lower() for h in data.get("not_code", {}).get("hosts", ())))
 
 
 def hosted_links(texts: Iterable[object]) -> dict[str, str]:

@@ -67,9 +67,14 @@ def expected_rate(records: list[dict]) -> float | None:
     return counts["accepted"] / (counts["accepted"] + counts["rejected"] + counts["withdrawn"])
 
 
+# What sources write for an unknown affiliation (the indexer's vocab lists them too): not an affiliation.
+PLACEHOLDER = re.compile(r"^(?:(?:paper )?under double-blind review|n/?a|none|null|unknown|anonymous(?: institution)?"
+                         r"|not provided(?: in the text)?|-+)$", re.IGNORECASE)
+
+
 def has_affiliation(record: dict) -> bool:
-    return any(isinstance(record.get(k), str) and record[k].replace(";", "").replace("+", "").strip()
-               for k in ("aff", "aff_unique_norm"))
+    return any(part.strip() and not PLACEHOLDER.match(part.strip()) for k in ("aff", "aff_unique_norm")
+               if isinstance(record.get(k), str) for part in re.split(r"[;+]", record[k]))
 
 
 def _positive(value: object) -> bool:

@@ -80,10 +80,21 @@ def test_a_project_page_in_the_github_field_is_the_project_not_code():
     assert (found.code, found.project) == ("", "https://idea23d.github.io/")
 
 
-@pytest.mark.parametrize("value", ["Not provided", "[![Papers with Code](/i.svg) 15 implementations]"
+@pytest.mark.parametrize("value", ["Not provided", "https://github.com/", "https://github.com/topics/x", "[![Papers with Code](/i.svg) 15 implementations]"
                                                    "(https://paperswithcode.com/paper/x)"])
 def test_github_field_that_is_no_repository(value):
     assert links(github=value).code == ""
+
+
+@pytest.mark.parametrize("value", ["https://github.com/dynca", "https://4dqv.mpi-inf.mpg.de/EventNeRF",
+                                   "https://libauc.org/"])
+def test_whatever_the_github_field_declares_is_the_code(value):
+    assert links(github=value).code == value  # an organisation's page, a lab's page: the source says code
+
+
+def test_a_declared_code_field_wins_over_a_repository_in_the_abstract():
+    assert links(code="https://gitlab.com/g/p", abstract="see https://github.com/other/repo").code == \
+        "https://gitlab.com/g/p"
 
 
 def test_markdown_badge_in_github_field():

@@ -321,6 +321,19 @@ class TestAuthors:
         assert authors(author="A;B", aff="Lab X;Lab Y", aff_unique_norm="Lab Z", aff_unique_index="0;0") == [
             ("A", "Lab X"), ("B", "Lab Y")]
 
+    @pytest.mark.parametrize("placeholder", ["Under double-blind review", "Paper under double-blind review", "N/A",
+                                             "NA", "none", "Not provided in the text", "-"])
+    def test_placeholder_affiliations_are_dropped(self, placeholder):
+        assert authors(author="A;B", aff=f"{placeholder};Lab Y") == [("A", ""), ("B", "Lab Y")]
+        assert paper(aff=placeholder).affiliations == [] and paper(aff_unique_norm=placeholder).affiliations == []
+
+    def test_independent_researchers_keep_their_affiliation(self):
+        assert authors(author="A", aff="Independent Researcher") == [("A", "Independent Researcher")]
+
+    def test_affiliations_without_author_names_are_the_papers(self):
+        p = paper(author="", aff="Lab X;Lab Y")
+        assert p.authors == [] and p.affiliations == ["Lab X", "Lab Y"]
+
     def test_affiliations_without_authors_are_the_papers(self):
         p = paper(aff_unique_norm="Lab X;Lab Y")
         assert p.authors == [] and p.affiliations == ["Lab X", "Lab Y"]

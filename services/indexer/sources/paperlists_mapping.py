@@ -27,6 +27,7 @@ CONFERENCE_FIELDS = ("conference", "conf", "venue")
 _PAGE_RANGE = re.compile(r"\s*(\w+)\s*(?:-+|–|—)\s*(\w+)\s*")
 # Where a code or project link is looked for first; then in the abstract, then in every other field.
 LINK_FIELDS = ("github", "code", "project", "abstract", "tldr")
+CODE_FIELDS = ("github", "code")  # the source's own "this is the code" fields
 OPENREVIEW = "https://openreview.net"  # relative pdf/supplementary paths point there
 
 
@@ -67,7 +68,9 @@ def extract_links(record: dict) -> Links:
         openreview = site
     supp_field = record.get("supp") or record.get("supplementary_material")
     hosted = hosted_links(_link_texts(record))
-    code = hosted.get("code", "")
+    declared = next((url for url in map(safe_url, (record.get(k) for k in CODE_FIELDS))
+                     if url and link_hosts().declared_code(url)), "")
+    code = declared or hosted.get("code", "")  # the source's own code field first
     project = hosted.get("project") or safe_url(record.get("project"))  # a lab's own page is the project's too
     return Links(
         pdf=safe_url(record.get("pdf"), base=OPENREVIEW),
@@ -126,7 +129,7 @@ def _authors(record: dict) -> tuple[list[Author], list[str]]:
         names = _undouble([clean_author_name(name) for name in split_list(raw)])
     ids = _undouble(split_list(record.get("authorids")))
     orcids = split_list(record.get("orcid"))
-    affs, paper_affs = _affiliations(record, len(names))
+    affs, paper_affs = _affiliations(record, len(names) if any(names) else 0)  # no names: the paper's list
     authors: list[Author] = []
     seen: set[str] = set()
     for i, name in enumerate(names[:MAX_AUTHORS]):
