@@ -14,7 +14,7 @@ import re
 
 from services.search import conferences
 from services.search.catalogue import catalogue
-from services.search.model import Paper, Publication, ReviewScore, title_key
+from services.search.model import STATUSES, Paper, Publication, ReviewScore, title_key
 
 from .cleaning import clean_text, dedupe, label_case, strip_html
 from .hyphenation import repair as repair_hyphenation
@@ -28,10 +28,17 @@ MAX_TITLE = 1000
 MAX_ABSTRACT = 20000
 
 
-def map_status(raw: str) -> str:
-    """Small vocabulary for the status facet (rules: catalogue/statuses.toml); the raw
-    value is kept beside it."""
-    return catalogue().statuses.facet_status(raw)
+def map_status(raw: str, conference: str = "") -> str:
+    """Small vocabulary for the status facet; the raw value is kept beside it.
+
+    The venue's own word for it first (venues.toml: ICLR's "Top-5%" is an oral, NeurIPS's
+    "Highlighted" a spotlight), so the facet, the tier sort and the venue statistics agree;
+    else the rules of catalogue/statuses.toml.
+    """
+    cat = catalogue()
+    venue = cat.venue(conference) if conference else None
+    listed = venue.outcome_name(raw) if venue else None
+    return listed if listed in STATUSES else cat.statuses.facet_status(raw)
 
 
 def identity(record: object, origin: Origin) -> tuple[str, str, int]:
@@ -96,7 +103,7 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         primary_area=primary_area,
         topics=derive_topics(title, abstract, keywords, primary_area, conference),
         track="main" if not track or track.lower() == "main" else track,
-        status=map_status(status_raw),
+        status=map_status(status_raw, conference),
         status_raw=status_raw,
         award=_award(record["award"]),
         links=record["links"],

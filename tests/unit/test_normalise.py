@@ -466,6 +466,16 @@ def test_status_mapping(raw, status):
     assert p.status in STATUSES
 
 
+@pytest.mark.parametrize("conference, raw, status", [
+    ("iclr", "Top-5%", "oral"), ("iclr", "Top-25%", "spotlight"), ("iclr", "Talk", "oral"),
+    ("neurips", "Highlighted", "spotlight"), ("iclr", "Desk Reject", "reject"), ("acl", "Industry", "accept"),
+    ("no-such-venue", "Top-5%", "accept"),
+])
+def test_a_venues_own_status_words_give_the_facet_status(conference, raw, status):
+    assert map_status(raw, conference) == status
+    assert normalise({"title": "T", "status": raw}, Origin(f"x/{conference}2023.json", 0, conference, 2023)).status == status
+
+
 def test_missing_status_key_is_unknown():
     p = paper()
     assert (p.status, p.status_raw) == ("unknown", "")
