@@ -60,7 +60,9 @@ def shape_suggestions(prefix: str, resp: dict[str, Any], size: int) -> list[Sugg
             authors.append(name)
             out.append(Suggestion("author", name, name))
     titles: dict[str, Suggestion] = {}
-    starts = [(o["_id"], o["text"], o.get("_source") or {}) for o in suggest.get("title", [{}])[0].get("options", [])]
+    # A completion's text is its input, the title's first 100 characters: the whole title is in _source.
+    starts = [(o["_id"], (o.get("_source") or {}).get("title") or o["text"], o.get("_source") or {})
+              for o in suggest.get("title", [{}])[0].get("options", [])]
     anywhere = [(h["_id"], (h.get("_source") or {}).get("title", ""), h.get("_source") or {})
                 for h in resp.get("hits", {}).get("hits", [])]
     for paper_id, text, source in starts + anywhere:

@@ -15,7 +15,7 @@ def test_words_anywhere_are_asked_from_two_characters():
 
 
 def _option(paper_id, text):
-    return {"_id": paper_id, "text": text, "_source": {"conference": "iclr", "year": 2024}}
+    return {"_id": paper_id, "text": text[:100], "_source": {"conference": "iclr", "year": 2024, "title": text}}
 
 
 def test_title_starts_first_then_words_anywhere_each_title_once():
@@ -28,3 +28,10 @@ def test_title_starts_first_then_words_anywhere_each_title_once():
     assert titles == [("a", "Secretly Simple", "ICLR 2024"), ("b", "Secretly Hard", "ICLR 2024"),
                       ("c", "Your Model Is Secretly a Reward", "NeurIPS 2023")]
     assert len([s for s in shape_suggestions("secretly", resp, 2) if s.kind == "title"]) == 2
+
+
+def test_a_long_title_is_offered_whole_not_as_its_100_character_completion_input():
+    long = "Secretly " + "very " * 30 + "long"
+    resp = {"suggest": {"title": [{"options": [_option("a", long)]}], "author": [{"options": []}]}, "hits": {"hits": []}}
+    [title] = [s for s in shape_suggestions("secretly", resp, 8) if s.kind == "title"]
+    assert title.text == long
