@@ -66,7 +66,6 @@ class StatusReport:
         for problem in self.problems:
             console.print(f"[yellow]problem:[/yellow] {problem}")
 
-
     def _render_catalogue(self, console: Console) -> None:
         venues = len(self.conferences)
         if self.unknown_venues:

@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.jinja_env.globals.update(static_url=static_url, url=pages.url_with, toggle=pages.toggle,
                                  conference_label=conferences.label, topic_label=taxonomy.label,
                                  sorts=SORTS.values(), max_query=MAX_QUERY, results_path=pages.results_path,
-                                 abstract_links=abstract_links, export_limit=EXPORT_LIMIT,
+                                 abstract_links=abstract_links, export_limit=EXPORT_LIMIT, venue_of=conferences.lookup,
                                  search_example=textfilters.SEARCH_EXAMPLE)
     app.jinja_env.filters.update(textfilters.FILTERS)
     app.jinja_env.trim_blocks = True

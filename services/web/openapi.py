@@ -159,6 +159,7 @@ _VENUE_COUNTS = ("papers", "accepted", "oral", "spotlight", "poster", "rejected"
 VENUE = {"type": "object", "required": ["conference", "year", "papers", "by_status", "acceptance_rate",
                                         "submissions", "accepted"], "properties": {
     "conference": {"type": "string"}, "conference_name": {"type": "string"}, "year": {"type": "integer"},
+    "kind": {"type": "string", "description": "conference, journal or workshop: a journal has no submissions or rate"},
     **{name: COUNT for name in _VENUE_COUNTS},
     "by_status": {"type": "object", "additionalProperties": COUNT,
                   "description": "Records per raw status as the source names them (rejected and withdrawn included)."},

@@ -68,7 +68,7 @@ def venue(slug: str, year: int):
 
 def venue_json(v: VenueYear) -> dict:
     return {
-        "conference": v.conference, "conference_name": conferences.label(v.conference), "year": v.year,
+        "conference": v.conference, "conference_name": conferences.label(v.conference), "kind": v.kind, "year": v.year,
         "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
         "accepted": v.accepted, "oral": v.oral, "spotlight": v.spotlight, "poster": v.poster,
         "rejected": v.rejected, "withdrawn": v.withdrawn, "decided": v.decided,

@@ -40,7 +40,7 @@ SEED = int(os.environ.get("FUZZ_SEED", "1010"))
 THREADS = 2
 BUDGET = 2.0  # seconds: the contract's bound on any answer
 
-PARAMS = ("q", "conference", "year", "topic", "status", "track", "author", "sort", "page",
+PARAMS = ("q", "conference", "kind", "year", "topic", "status", "track", "author", "sort", "page",
           "page_size", "search_after", "mode", "format", "partial", "text", "from_sources")
 JUNK_PARAMS = ("", "Q", "q[]", "__proto__", "_source", "size", "from", "index", "\u202eq", "%00", "a" * 300)
 METHODS = ("GET",) * 14 + ("POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH")

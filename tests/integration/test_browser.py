@@ -322,12 +322,46 @@ def test_narrow_screen_results_and_paper(browser_context):
     assert page.errors == []
 
 
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_venues_index_shows_the_kind_and_filters_by_it(browser_context, width):
+    page = browser_context(width=width, height=900)
+    page.goto("/conferences")
+    expect(page.locator("h1")).to_have_text("Conferences and journals")
+    journals = page.locator("section#journals")
+    expect(journals.locator("h2")).to_have_text("Journals (3)")
+    expect(journals.locator('tr[data-kind="journal"] th a')).to_have_text(["TMLR", "JMLR", "TACL"])
+    expect(journals.locator(".note")).to_contain_text("volume year")
+    conferences = page.locator("section#conferences")
+    assert conferences.locator('tr[data-kind="conference"]').count() >= 30
+    expect(conferences.locator("th a", has_text="TMLR")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    _screenshot(page, f"conferences-index-{width}")
+    journals.locator("th a", has_text="JMLR").click()
+    expect(page).to_have_url(re.compile(r"/conferences/jmlr$"))
+    expect(page.locator("#venue-heading")).to_have_text("Articles per volume year")
+    expect(page.locator(".year-links")).to_contain_text("Volume years:")
+    page.locator(".year-links a", has_text="2024").click()
+    expect(page.locator(".subtitle")).to_have_text("Volume 25 (2024): the articles JMLR published that year")
+    expect(page.locator("#venue-heading")).to_have_text("Volume statistics")
+    _screenshot(page, f"journal-year-{width}")
+    # "Journals only" is the kind facet, shown as a chip and a checked value of the filter panel.
+    page.goto("/conferences")
+    page.get_by_role("link", name="journals only").click()
+    expect(page).to_have_url(re.compile(r"kind=journal"))
+    expect(page.locator(".chips .chip", has_text="Venue type: Journal")).to_be_visible()
+    facet = page.locator('.facet a[data-facet="kind"][data-value="journal"]')
+    expect(facet).to_have_attribute("aria-checked", "true")
+    assert _total(page) >= 3
+    assert page.errors == []
+
+
 NARROW_PAGES = {
     "front": "/",
     "results": "/search?q=diffusion+models",
     "conferences": "/conferences",
     "conference": "/conferences/neurips",
     "conference-year": "/conferences/neurips/2026",
+    "journal-year": "/conferences/tmlr/2026",
     "topics": "/topics",
     "topic": "/topics/robotics",
     "similar": "/similar",

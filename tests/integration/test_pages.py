@@ -130,6 +130,58 @@ def test_index_pages_and_api_docs(client):
         assert href in front
 
 
+def _section(html: str, section_id: str) -> str:
+    match = re.search(rf'<section[^>]* id="{section_id}".*?</section>', html, re.S)
+    assert match, section_id
+    return match.group(0)
+
+
+def test_front_page_and_index_show_conferences_and_journals_apart(client):
+    """The sample: 30+ conferences, and the journals as journals (never among the conferences)."""
+    journals = {"TMLR", "JMLR", "TACL"}
+    front = _html(client, "/")
+    tiles = set(re.findall(r'class="conf-name" href="/conferences/[a-z0-9-]+">([^<]+)</a>',
+                           _section(front, "conferences")))
+    assert len(tiles) >= 30 and not tiles & journals
+    assert set(re.findall(r'class="conf-name" href="[^"]+">([^<]+)</a>', _section(front, "journals"))) == journals
+    counted = re.search(r"papers from (\d+) conferences and (\d+) journals", front)
+    assert counted and (int(counted.group(1)), int(counted.group(2))) == (len(tiles), 3)
+
+    index = _html(client, "/conferences")
+    rows = re.findall(r'<tr data-kind="(\w+)">\s*<th scope="row"><a href="[^"]+">([^<]+)</a>', index)
+    by_kind = {kind: {name for k, name in rows if k == kind} for kind, _ in rows}
+    assert by_kind["journal"] == journals and len(by_kind["conference"]) == len(tiles)
+    assert "<h1 id=\"conf-index-heading\">Conferences and journals</h1>" in index
+    assert re.search(r'<h2 id="journals-heading">Journals <span class="count">\(3\)</span>', index)
+    # Its "journals only" link is the kind facet; the facet's counts add up to all papers.
+    assert 'href="/search?kind=journal"' in index
+    everything = client.get("/api/v1/facets", query_string={"facets": "kind"}).get_json()
+    kinds = {v["value"]: v["count"] for v in everything["facets"]["kind"]}
+    assert set(kinds) == {"conference", "journal"} and sum(kinds.values()) == everything["total"]
+    only = client.get("/api/v1/search", query_string={"kind": "journal", "page_size": 100}).get_json()
+    assert only["total"] == kinds["journal"]
+    assert {h["conference"] for h in only["hits"]} <= {"tmlr", "jmlr", "tacl"}
+    assert _api_total(client, kind="conference", conference="tmlr") == 0
+    bad = client.get("/api/v1/search?kind=magazine")
+    assert bad.status_code == 400 and "kind" in bad.get_json()["error"]["message"]
+
+
+def test_a_journal_year_reads_as_a_volume_year(client):
+    jmlr = _html(client, "/conferences/jmlr/2024")
+    assert '<p class="subtitle">Volume 25 (2024): the articles JMLR published that year</p>' in jmlr
+    assert "Volume years:" in jmlr and "Volume statistics" in jmlr and "Acceptance rate" not in jmlr
+    tmlr = _html(client, "/conferences/tmlr/2024")  # no volumes by year: the year is the volume year
+    assert '<p class="subtitle">Volume year 2024: the articles TMLR published that year</p>' in tmlr
+    across = _html(client, "/conferences/tacl")
+    assert "Articles per volume year" in across and "Acceptance across the years" not in across
+    paper = client.get("/api/v1/search", query_string={"conference": "tacl", "page_size": 1}).get_json()["hits"][0]
+    page = _html(client, f"/papers/{paper['id']}")
+    assert '<span class="badge kind" title="as published: Journal">Journal article</span>' in page
+    assert "track</span>" not in page.split('<p class="badges">')[1].split("</p>")[0]  # no "Main track" badge
+    conference = _html(client, "/conferences/iclr/2025")
+    assert "Venue statistics" in conference and "Volume year" not in conference
+
+
 def test_missing_conference_year_lists_the_years_we_have(client):
     html = _html(client, "/conferences/neurips/1990", status=404)
     assert "NeurIPS 1990" in html

@@ -129,6 +129,25 @@ def test_venue_pages_show_the_numbers(client):
     assert 'href="/conferences/iclr/2018"' in across and ">n/a<" in across
 
 
+@pytest.mark.parametrize(("slug", "year"), [("tmlr", 2024), ("jmlr", 2000), ("tacl", 2025)])
+def test_a_journal_year_has_no_acceptance_rate_and_no_tiers(client, slug, year):
+    data = client.get(f"/api/v1/venues/{slug}/{year}").get_json()
+    assert data["kind"] == "journal" and data["papers"] == data["accepted"] > 0
+    assert data["by_status"] == {"Journal": data["papers"]}
+    assert data["acceptance_rate"] is None and data["submissions"] is None
+    assert (data["oral"], data["spotlight"], data["poster"]) == (0, 0, 0)
+
+
+@pytest.mark.parametrize(("slug", "year"), [("l4dc", 2025), ("eacl", 2026), ("acl", 2026), ("cvpr", 2026),
+                                            ("conll", 2024), ("bmvc", 2021)])
+def test_new_venues_and_editions_without_rejections_give_no_rate(client, slug, year):
+    data = client.get(f"/api/v1/venues/{slug}/{year}").get_json()
+    assert data["kind"] == "conference" and data["papers"] > 0 and data["accepted"] > 0
+    assert data["rejections_listed"] is False and data["acceptance_rate"] is None and data["submissions"] is None
+    page = client.get(f"/conferences/{slug}/{year}").get_data(as_text=True)
+    assert "acceptance rate are unknown" in page and "Volume statistics" not in page
+
+
 @pytest.mark.parametrize("path", ["/api/v1/venues/iclr/1999", "/api/v1/venues/nosuchconf/2018",
                                   "/api/v1/venues/!!!/2018"])
 def test_unknown_conference_year_is_a_json_404(client, path):

@@ -60,6 +60,21 @@ def test_file_matches_its_readme_row(rel):
     assert {k.replace("|", "/"): v for k, v in got.items()} == {k: v[0] for k, v in row["statuses"].items() if v[0]}
 
 
+def test_thirty_conferences_and_the_journals_each_with_its_newest_year():
+    from services.search import conferences
+    from services.settings import load_settings
+
+    folders = sorted(p.name for p in SAMPLE.iterdir() if p.is_dir())
+    kinds = Counter(conferences.lookup(f).kind for f in {conferences.canonical_slug(f) for f in folders})
+    assert kinds["conference"] >= 30 and kinds["journal"] >= 3
+    corpus = load_settings().corpus_dir
+    if not corpus.is_dir():
+        pytest.skip("the full corpus (PAPERLIST_CORPUS) is not next to this checkout")
+    for venue in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        newest = max(venue.glob(f"{venue.name}[0-9][0-9][0-9][0-9].json*"))
+        assert f"{venue.name}/{newest.name}" in ROWS, venue.name
+
+
 PER_FILE = int(re.search(r"a stratified sample of (\d+) records", (SAMPLE / "README.md").read_text()).group(1))
 
 
