@@ -34,11 +34,11 @@ def suggest_body(prefix: str, size: int) -> dict[str, Any]:
         },
     }
     if len(prefix) >= MIN_WORDS_PREFIX:
+        words: dict[str, Any] = {"must": [{"match_bool_prefix": {"title.exact": {"query": prefix, "operator": "and"}}}]}
+        if len(prefix.split()) > 1:  # one word is its own phrase: no second clause to pay for
+            words["should"] = [{"match_phrase_prefix": {"title.exact": {"query": prefix, "boost": PHRASE_BOOST}}}]
         body.update(size=size, sort=["_score", {"year": "desc"}, {"paper_id": "asc"}], track_total_hits=False,
-                    query={"bool": {
-                        "must": [{"match_bool_prefix": {"title.exact": {"query": prefix, "operator": "and"}}}],
-                        "should": [{"match_phrase_prefix": {"title.exact": {"query": prefix, "boost": PHRASE_BOOST}}}],
-                    }})
+                    query={"bool": words})
     return body
 
 

@@ -12,6 +12,7 @@ def test_words_anywhere_are_asked_from_two_characters():
     assert words["must"] == [{"match_bool_prefix": {"title.exact": {"query": "secretly a rew", "operator": "and"}}}]
     assert words["should"][0]["match_phrase_prefix"]["title.exact"]["query"] == "secretly a rew"
     assert body["size"] == 8 and set(body["suggest"]) == {"title", "author"}
+    assert "should" not in suggest_body("diffus", 8)["query"]["bool"]  # one word: no phrase clause
 
 
 def _option(paper_id, text):
