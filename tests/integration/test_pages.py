@@ -98,7 +98,7 @@ def test_browse_page_with_other_filters_becomes_a_search_with_chips(client):
 
 def test_browse_page_facets_lead_to_search(client):
     html = _html(client, "/conferences/neurips/2025")
-    assert "<h1 class=\"page-heading\" id=\"results-heading\">NeurIPS 2025</h1>" in html
+    assert "<h1 class=\"page-heading browse-heading\" id=\"results-heading\">NeurIPS 2025</h1>" in html
     links = re.findall(r'href="([^"]+)" data-facet="conference"', html)
     assert links and all(unescape(link).startswith("/search?") for link in links)
     assert "Searching within" in html
