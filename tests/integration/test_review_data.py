@@ -262,3 +262,17 @@ def test_autocomplete_finds_words_in_the_middle_of_a_title_and_ranks_the_phrase_
     phrase = " ".join(words[2:4]).lower()
     flags = [phrase in t.lower() for t in titles if not t.lower().startswith(typed.lower())]
     assert flags == sorted(flags, reverse=True), titles  # the words as a phrase rank above the words apart
+
+
+def test_every_venue_year_page_says_what_its_source_lacks(client, service, sample_sources):
+    said = 0
+    for conference, year in sorted(sample_sources):
+        [venue] = service.venue_years(conference, year)
+        page = client.get(f"/conferences/{conference}/{year}")
+        assert page.status_code == 200, (conference, year)
+        line = re.search(r'<p class="note source-lacks">(.*?)</p>', page.get_data(as_text=True), re.S)
+        assert bool(line) == bool(venue.lacks), (conference, year)
+        if line:
+            said += 1
+            assert all(label in line.group(1) for label in venue.lacks_labels()), (conference, year, line.group(1))
+    assert said >= 10
