@@ -135,10 +135,18 @@ def affiliation_key(text: str) -> str:
 _SMALL_WORDS = frozenset({"the", "of", "at", "and", "in", "for"})
 
 
+@cache
+def _placeholders() -> frozenset[str]:
+    """Keys of what sources write for an unknown affiliation ("Under double-blind review", "N/A")."""
+    with open(VOCAB / "affiliation_aliases.toml", "rb") as f:
+        return frozenset(affiliation_key(p) for p in tomllib.load(f).get("placeholders", ()))
+
+
 def canonical_affiliation(text: str) -> str:
-    """The display form of an affiliation: curated, else the corpus's most frequent spelling, else cleaned."""
+    """The display form of an affiliation: curated, else the corpus's most frequent spelling, else
+    cleaned; "" for a placeholder."""
     cleaned = clean_affiliation(text)
-    if not cleaned:
+    if not cleaned or affiliation_key(cleaned) in _placeholders():
         return ""
     return _display().get(canonical_key(cleaned), cleaned)
 

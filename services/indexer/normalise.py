@@ -15,10 +15,11 @@ from collections.abc import Mapping
 
 from services.search import conferences
 from services.search.catalogue import catalogue
-from services.search.model import Paper, ReviewScore, title_key
+from services.search.model import STATUSES, Paper, Publication, ReviewScore, title_key
 from services.search.prominence import VenueScale, prominence, scale_key
 
 from .cleaning import clean_text, dedupe, label_case, strip_html
+from .hyphenation import repair as repair_hyphenation
 from .names import merge_keywords
 from .sources import Origin, Rejected, origin_from_path, reader_named
 from .topics import derive_topics
@@ -29,10 +30,17 @@ MAX_TITLE = 1000
 MAX_ABSTRACT = 20000
 
 
-def map_status(raw: str) -> str:
-    """Small vocabulary for the status facet (rules: catalogue/statuses.toml); the raw
-    value is kept beside it."""
-    return catalogue().statuses.facet_status(raw)
+def map_status(raw: str, conference: str = "") -> str:
+    """Small vocabulary for the status facet; the raw value is kept beside it.
+
+    The venue's own word for it first (venues.toml: ICLR's "Top-5%" is an oral, NeurIPS's
+    "Highlighted" a spotlight), so the facet, the tier sort and the venue statistics agree;
+    else the rules of catalogue/statuses.toml.
+    """
+    cat = catalogue()
+    venue = cat.venue(conference) if conference else None
+    listed = venue.outcome_name(raw) if venue else None
+    return listed if listed in STATUSES else cat.statuses.facet_status(raw)
 
 
 def identity(record: object, origin: Origin) -> tuple[str, str, int]:
@@ -90,7 +98,7 @@ def prior_inputs(data: object, origin: Origin) -> tuple[float | None, int | None
 def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: int, title: str,
            scale: VenueScale | None) -> Paper:
     authors = record["authors"]
-    abstract = strip_html(record["abstract"])[:MAX_ABSTRACT]
+    abstract = repair_hyphenation(strip_html(record["abstract"]))[:MAX_ABSTRACT]
     keywords = merge_keywords(dedupe(record["keywords"]))[:50]  # "Diffusion Models" is "Diffusion Model"
     primary_area = clean_text(record["primary_area"])
     status_raw = clean_text(record["status"])
@@ -102,16 +110,18 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         year=year,
         title=title,
         authors=authors,
+        affiliations=[] if any(a.affiliation for a in authors) else record.get("affiliations") or [],
         abstract=abstract,
-        tldr=strip_html(record["tldr"])[:2000],
+        tldr=repair_hyphenation(strip_html(record["tldr"]))[:2000],
         keywords=keywords,
         primary_area=primary_area,
         topics=derive_topics(title, abstract, keywords, primary_area, conference),
         track="main" if not track or track.lower() == "main" else track,
-        status=map_status(status_raw),
+        status=map_status(status_raw, conference),
         status_raw=status_raw,
         award=_award(record["award"]),
         links=record["links"],
+        publication=record.get("publication") or Publication(),
         bibtex=record["bibtex"].strip()[:10000],
         citations=_citations(record["citations"]),
         rating_avg=_rating(record.get("reviews") or []),

@@ -1,9 +1,16 @@
-"""BibTeX for a paper, written from escaped fields only.
+"""BibTeX for a paper or an export, written from escaped fields only, as good as dblp's.
 
 A source's own ``bibtex`` text is never passed through, and no field value can leave its
 field or run TeX: braces become ``\\textbraceleft{}``/``\\textbraceright{}`` (BibTeX counts
-``\\{`` as a brace), every other TeX special is escaped too, math included, and the
-verbatim fields (``url``, ``doi``) are percent-encoded instead.
+``\\{`` as a brace), every other TeX special is escaped, a title's math is kept only when it
+can do nothing but typeset (:mod:`.tex`), and the verbatim fields (``url``, ``doi``) are
+percent-encoded instead.
+
+The venue part comes from the catalogue: a conference's ``booktitle`` (its proceedings'
+real title, e.g. "Advances in Neural Information Processing Systems"), a journal's
+``journal`` and volume, the publisher; pages, a volume and a publisher the source gives
+fill what the catalogue does not. Keys are ``surnameYEARword``; :func:`bibliography`
+makes them unique across an export (``he2025systematic``, ``he2025systematicb``).
 """
 
 from __future__ import annotations
@@ -12,16 +19,14 @@ import re
 import unicodedata
 from urllib.parse import quote
 
-from . import conferences
+from collections.abc import Iterable
+
+from . import conferences, tex
 from .model import Paper
+from .tex import escape
 
 _KEY_WORD = re.compile(r"[a-z0-9]+")
 _SPACE = re.compile(r"\s+")
-_SPECIAL = str.maketrans({
-    "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "\\": r"\textbackslash{}",
-    "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "$": r"\$",
-    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-})
 # What a URL may keep as it is (RFC 3986 reserved and unreserved, and existing %XX escapes).
 _URL_SAFE = "/:?#[]@!$&'()*+,;=-._~%"
 
@@ -31,21 +36,50 @@ def entry(paper: Paper) -> str:
     return generate(paper)
 
 
-def generate(paper: Paper) -> str:
-    conf = conferences.lookup(paper.conference)
+def bibliography(papers: Iterable[Paper]) -> str:
+    """Entries of several papers, in order, each key used once (a repeat gets ``b``, ``c``, ...)."""
+    used: set[str] = set()
+    entries = []
+    for paper in papers:
+        key = base = cite_key(paper)
+        n = 1
+        while key in used:
+            n += 1
+            key = base + _suffix(n)
+        used.add(key)
+        entries.append(generate(paper, key))
+    return "\n\n".join(entries) + "\n"
+
+
+def generate(paper: Paper, key: str | None = None) -> str:
+    venue = conferences.lookup(paper.conference)
+    year = int(paper.year)
+    publication = paper.publication
     fields = [
-        ("title", "{" + escape(paper.title) + "}"),  # braced to keep its case
+        ("title", tex.title(paper.title)),
         ("author", " and ".join(_author(a.name) for a in paper.authors) or "Anonymous"),
-        ("booktitle", escape(conf.full_name or conf.name)),
-        ("year", str(int(paper.year))),
     ]
+    if venue.is_journal:
+        kind = "article"
+        volume = publication.volume or str(venue.volume(year) or "")
+        fields += [("journal", escape(venue.journal)), ("year", str(year)), ("volume", escape(volume))]
+    else:
+        kind = "inproceedings"
+        fields += [("booktitle", escape(venue.proceedings(year))), ("year", str(year)),
+                   ("volume", escape(publication.volume))]
+    fields += [("pages", escape(publication.pages)), ("publisher", escape(venue.publisher or publication.publisher))]
+    if paper.links.doi:
+        fields.append(("doi", verbatim(paper.links.doi.removeprefix("https://doi.org/"))))
     url = best_url(paper)
     if url:
         fields.append(("url", verbatim(url)))
-    if paper.links.doi:
-        fields.append(("doi", verbatim(paper.links.doi.removeprefix("https://doi.org/"))))
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@inproceedings{{{cite_key(paper)},\n{body}\n}}"
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
+    return f"@{kind}{{{key or cite_key(paper)},\n{body}\n}}"
+
+
+def _suffix(n: int) -> str:
+    """The suffix of a key's ``n``-th use (n >= 2): b ... z, then 27, 28, ..."""
+    return chr(ord("a") + n - 1) if n <= 26 else str(n)
 
 
 # A proceedings PDF whose paper page is known: NeurIPS ".../file/<hash>-Paper-<track>.pdf" has
@@ -72,11 +106,6 @@ def cite_key(paper: Paper) -> str:
     surname = "".join(_KEY_WORD.findall(_ascii(paper.authors[0].name.split()[-1]))) if paper.authors else ""
     words = [w for w in _KEY_WORD.findall(_ascii(paper.title)) if len(w) > 3]
     return f"{surname or 'anon'}{int(paper.year)}{words[0] if words else ''}"
-
-
-def escape(text: str) -> str:
-    """Text safe inside a braced BibTeX field and when TeX typesets it (whitespace collapsed)."""
-    return _SPACE.sub(" ", text).strip().translate(_SPECIAL)
 
 
 def verbatim(url: str) -> str:

@@ -8,6 +8,7 @@ is ``catalogue/venues.toml``; ``KNOWN`` is read from it on first access.
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from .catalogue import Venue, catalogue
 
@@ -43,3 +44,12 @@ def lookup(slug: str) -> Conference:
 
 def label(slug: str) -> str:
     return lookup(slug).name
+
+
+def held_on(slug: str, year: int) -> date:
+    """When a venue-year's papers appeared, as far as the catalogue knows: the 1st of the month the
+    venue is usually held (``month``), January when it has none (journals, unknown venues).
+
+    A paper's date for feeds: it does not move when the index is rebuilt.
+    """
+    return date(min(max(year, 1), 9999), lookup(slug).month or 1, 1)

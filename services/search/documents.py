@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from .facets import FACETS
-from .model import Author, Links, Paper, ReviewScore, name_key, title_key
+from .model import Author, Links, Paper, Publication, ReviewScore, affiliations_of, name_key, title_key
 from .name_keys import author_key
 from .taxonomy import label as topic_label
 
 # Source fields a result list needs; the detail page reads the whole document.
 SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
                   "abstract", "topics", "keywords", "track", "status", "status_raw",
-                  "award", "links", "citations", "rating_avg"]
+                  "award", "links", "citations", "rating_avg", "affiliations"]
 
 
 def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -> dict[str, Any]:
@@ -24,8 +24,8 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
         topic_labels=[topic_label(t) for t in paper.topics],
         author_names=paper.author_names,
         author_keys=list(dict.fromkeys(author_key(name) for name in paper.author_names)),
-        affiliations=paper.affiliations,
         has_abstract=bool(paper.abstract.strip()),
+        tier_rank=paper.tier_rank,
         **FACETS.derived_fields(paper),
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
         author_suggest=[{"input": name_rotations(name[:60])} for name in paper.author_names] or None,
@@ -66,8 +66,11 @@ def from_source(source: dict[str, Any]) -> Paper:
     """
     data = {k: v for k, v in source.items() if k in Paper.model_fields}
     data["authors"] = [Author.model_construct(**a) for a in source.get("authors") or []]
+    if "affiliations" not in data:
+        data["affiliations"] = affiliations_of(data["authors"])
     data["links"] = Links.model_construct(**(source.get("links") or {}))
     data["reviews"] = [ReviewScore.model_construct(**r) for r in source.get("reviews") or []]
+    data["publication"] = Publication.model_construct(**(source.get("publication") or {}))
     for name in ("paper_id", "conference", "title"):  # required fields, absent from a partial source
         data.setdefault(name, "")
     data.setdefault("conference_name", data["conference"])

@@ -238,6 +238,64 @@ class RangeFacet(Facet):
         return (int(stats["min"]), int(stats["max"])) if stats.get("count") else None
 
 
+class ScoreSpan(NamedTuple):
+    """Scores from ``low``: a whole point (``6``: 6 <= score < 7) or up to ``high`` inclusive (``5.5-7``)."""
+
+    low: float
+    high: float
+    whole: bool = False
+
+
+_SCORE = r"(?:100(?:\.0{1,2})?|[0-9]{1,2}(?:\.[0-9]{1,2})?)"  # 0 to 100, at most two decimals
+_SCORE_RANGE = re.compile(rf"^\s*({_SCORE})\s*(?:[-–]\s*({_SCORE})\s*)?$")
+
+
+@dataclass(frozen=True)
+class ScoreFacet(Facet):
+    """A score field (the mean review rating): counted per whole point, filtered by a point or a range.
+
+    ``6`` selects 6 <= score < 7 (the counted bucket), ``5.5-7`` selects 5.5 <= score <= 7. Papers
+    without a score match no value, so a selection lists only papers the source has scores for.
+    """
+
+    def parse_value(self, text: str) -> ScoreSpan:
+        match = _SCORE_RANGE.match(text)
+        if not match:
+            raise InvalidRequest(self.name, f"'{text[:40]}' is not a score from 0 to 100 or a range like 5.5-7")
+        low = float(match.group(1))
+        if match.group(2) is None:
+            span = ScoreSpan(float(int(low)), float(int(low)) + 1, True)
+        else:
+            span = ScoreSpan(*sorted((low, float(match.group(2)))))
+        return span
+
+    def text(self, value: Any) -> str:
+        return f"{value.low:g}" if value.whole else f"{value.low:g}-{value.high:g}"
+
+    def value_label(self, text: str) -> str:
+        span = self.parse_value(text)
+        return f"{span.low:g}–{span.high:g}"
+
+    def item_schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": rf"^\s*({_SCORE}\s*([-–]\s*{_SCORE}\s*)?)?$"}
+
+    def value_clause(self, value: Any) -> Clause:
+        bound = "lt" if value.whole else "lte"
+        return {"range": {self.field: {"gte": value.low, bound: value.high}}}
+
+    def clause(self, values: tuple[Any, ...]) -> Clause:
+        return {"bool": {"should": [self.value_clause(v) for v in values], "minimum_should_match": 1}}
+
+    def aggregation(self, values: tuple[Any, ...]) -> dict[str, Any]:
+        aggs = super().aggregation(values)
+        aggs["values"] = {"histogram": {"field": self.field, "interval": 1, "min_doc_count": 1,
+                                        "order": {"_key": "desc"}}}
+        return aggs
+
+    def bucket_key(self, bucket: Mapping[str, Any]) -> str:
+        return f"{float(bucket['key']):g}"
+
+
 @dataclass(frozen=True)
 class FacetRegistry:
     """An ordered set of facets; the order is the order of URL parameters and of the filter panel."""
@@ -311,6 +369,9 @@ FACETS = FacetRegistry((
     Facet("keyword", "keywords.raw", "Keyword", 15, "Source keyword (lower-case).", on_demand=True),
     Facet("author", "author_names.raw", "Author", 15, "Exact author name.", on_demand=True),
     Facet("affiliation", "affiliations.raw", "Affiliation", 15, "Exact affiliation.", on_demand=True),
+    ScoreFacet("rating", "rating_avg", "Review rating", 12,
+               "Mean review rating: a whole point (6: from 6 to under 7, as counted) or a range (5.5-7, inclusive); "
+               "only papers whose source has review scores match."),
     BooleanFacet("has_code", "has_code", "Code", 2,
                  "true: only papers with a code link; false: only papers without "
                  "(also 1/0, yes/no, on/off; case-insensitive).",

@@ -5,11 +5,17 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from pydantic import BaseModel, ConfigDict, Field
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 STATUSES = ("oral", "spotlight", "poster", "accept", "findings", "short", "demo", "workshop",
             "reject", "withdrawn", "unknown")
 HIDDEN_STATUSES = ("reject", "withdrawn")
+# How statuses rank in a listing by tier: orals first, rejected and withdrawn papers last.
+TIER_ORDER = ("oral", "spotlight", "poster", "accept", "short", "findings", "demo", "workshop", "unknown",
+              "reject", "withdrawn")
 
 # What reviewers scored, in display order: the name is the source's own (``rating`` with
 # ``rating_avg``, ``confidence`` with ``confidence_avg``, ...), the value its label.
@@ -55,6 +61,16 @@ class Links(BaseModel):
         return {name: url for name, url in self.model_dump().items() if url}
 
 
+class Publication(BaseModel):
+    """Where the proceedings or the journal print the paper, as its source says; empty when unknown."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pages: str = ""      # "1234--1245" (BibTeX's en dash) or one page/article number
+    volume: str = ""
+    publisher: str = ""
+
+
 class ReviewScore(BaseModel):
     """One criterion of a paper's reviews: each reviewer's score (when the source lists them) and their mean."""
 
@@ -82,6 +98,9 @@ class Paper(BaseModel):
     authors: list[Author] = Field(default_factory=list)
     abstract: str = ""
     tldr: str = ""
+    # Distinct affiliations in author order (an author's "A; B" counts as two); where the source
+    # does not align affiliations with authors, the paper's own list. Derived from the authors when not given.
+    affiliations: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
     primary_area: str = ""
     topics: list[str] = Field(default_factory=list)
@@ -90,6 +109,7 @@ class Paper(BaseModel):
     status_raw: str = ""
     award: bool = False
     links: Links = Field(default_factory=Links)
+    publication: Publication = Field(default_factory=Publication)
     bibtex: str = ""
     citations: int | None = None
     # The reviews' mean rating (the "rating" criterion of ``reviews``); None when the source has none.
@@ -101,22 +121,39 @@ class Paper(BaseModel):
     position: int = 0
     content_hash: str = ""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _affiliations_of_authors(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("affiliations"):
+            data = {**data, "affiliations": affiliations_of(data.get("authors") or [])}
+        return data
+
     @property
     def author_names(self) -> list[str]:
         return [a.name for a in self.authors]
 
     @property
-    def affiliations(self) -> list[str]:
-        """Distinct affiliations in author order; an author's "A; B" counts as two."""
-        return list(dict.fromkeys(part.strip() for a in self.authors
-                                  for part in a.affiliation.split(";") if part.strip()))
+    def affiliations_aligned(self) -> bool:
+        """Whether the affiliations are each author's (else they are the paper's, unattributed)."""
+        return any(a.affiliation for a in self.authors)
 
     def review(self, criterion: str) -> ReviewScore | None:
         return next((r for r in self.reviews if r.criterion == criterion), None)
 
     @property
+    def tier_rank(self) -> int:
+        """The status's place in :data:`TIER_ORDER` (unknown values with ``unknown``)."""
+        return TIER_ORDER.index(self.status if self.status in TIER_ORDER else "unknown")
+
+    @property
     def has_code(self) -> bool:
         return bool(self.links.code)
+
+
+def affiliations_of(authors: Iterable[Author | dict]) -> list[str]:
+    """Distinct affiliations of the authors, in their order; an author's "A; B" counts as two."""
+    texts = (a.affiliation if isinstance(a, Author) else str(a.get("affiliation") or "") for a in authors)
+    return list(dict.fromkeys(part.strip() for text in texts for part in text.split(";") if part.strip()))
 
 
 _KEY_DROP = re.compile(r"[^\w]+", re.UNICODE)

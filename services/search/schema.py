@@ -16,10 +16,12 @@ from .embedding import DIMS
 
 # 3: author suggestions by any word of the name; 4: author_keys (case- and accent-insensitive
 # author lookup); 5: paper embeddings (dense_vector, int8_hnsw) for semantic search; 6: offsets
-# in the title and abstract postings, for highlighting; 7: review scores (rating_avg, reviews),
-# the venue's kind (a facet) and has_abstract; 8: name_key and prominence, for known-item
-# ranking, and author names without length norms
-SCHEMA_VERSION = 8
+# in the title and abstract postings, for highlighting; 7: the venue's kind (a facet) and
+# has_abstract (derived: a plain reindex fills them); 8: review scores (rating_avg, reviews), the
+# paper's own affiliations, pages/volume/publisher (new source fields: reindex --from-sources) and
+# tier_rank (sorts); 9: name_key and prominence, for known-item ranking, and author names without
+# length norms
+SCHEMA_VERSION = 9
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
 ENGLISH_STOPWORDS = frozenset((
@@ -106,9 +108,11 @@ MAPPINGS: dict[str, Any] = {
         "award": {"type": "boolean"},
         "has_code": {"type": "boolean"},
         "citations": {"type": "integer"},
+        "tier_rank": {"type": "byte"},  # model.TIER_ORDER position of the status: "orals first" sorts
         "rating_avg": {"type": "float"},  # mean review rating: sort, filter, histograms, ranking prior
         "reviews": {"type": "object", "enabled": False},  # every criterion's scores, for the paper page
         "links": {"type": "object", "enabled": False},
+        "publication": {"type": "object", "enabled": False},  # pages, volume, publisher: for BibTeX
         "bibtex": {"type": "text", "index": False},
         "title_suggest": {"type": "completion", "analyzer": "simple", "max_input_length": 100},
         "author_suggest": {"type": "completion", "analyzer": "simple", "max_input_length": 60},

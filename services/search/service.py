@@ -19,7 +19,7 @@ from . import authors, conferences, taxonomy
 from .boundary import Deadlines, translating
 from .breaker import CircuitBreaker
 from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year
-from .documents import SUMMARY_FIELDS, from_source, name_of_rotation
+from .documents import SUMMARY_FIELDS, from_source
 from .errors import SearchOverloaded
 from .facets import FACETS
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
@@ -33,6 +33,7 @@ from .search_body import build_search, build_suggest
 from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
 from .sorting import BROWSE_SORT, sort_clauses
 from .stats import Trends, VenueYear, aggregate, shape_trends, shape_venue, trends_body, venue_body
+from .suggest import shape_suggestions, suggest_body
 
 log = logging.getLogger(__name__)
 _PROFILE_AGGS = {
@@ -182,37 +183,12 @@ class PaperSearch:
 
     @translating
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
-        """Completions for the search box: titles and authors from the index, topics and conferences by name."""
+        """Completions for the search box: titles (by their start, then by words anywhere) and authors
+        from the index, topics and conferences by name (:mod:`.suggest`)."""
         prefix = _CONTROL.sub(" ", prefix).strip()[:MAX_SUGGEST_PREFIX]
         if not prefix:
             return []
-        out: list[Suggestion] = []
-        lowered = prefix.lower()
-        for conf in conferences.KNOWN:
-            if conf.name.lower().startswith(lowered) or conf.slug.startswith(lowered):
-                out.append(Suggestion("conference", conf.name, conf.slug))
-        for topic in taxonomy.TOPICS:
-            if any(w.startswith(lowered) for w in [topic.label.lower(), *topic.label.lower().split()]):
-                out.append(Suggestion("topic", topic.label, topic.slug))
-        resp = self._search(size=0, suggest={
-            "title": {"prefix": prefix, "completion": {"field": "title_suggest", "size": size,
-                                                        "skip_duplicates": True}},
-            "author": {"prefix": prefix, "completion": {"field": "author_suggest", "size": 4,
-                                                         "skip_duplicates": True}},
-        }, _source=["paper_id", "author_names", "conference", "year"])
-        suggest = resp.body.get("suggest", {})
-        authors: list[str] = []
-        for option in suggest.get("author", [{}])[0].get("options", []):
-            name = name_of_rotation(option["text"], (option.get("_source") or {}).get("author_names") or [])
-            if name not in authors:
-                authors.append(name)
-                out.append(Suggestion("author", name, name))
-        for option in suggest.get("title", [{}])[0].get("options", []):
-            source = option.get("_source") or {}
-            detail = f"{conferences.label(source['conference'])} {source.get('year', '')}".strip() \
-                if source.get("conference") else ""
-            out.append(Suggestion("title", option["text"], option["_id"], detail))
-        return out[: size + 4]
+        return shape_suggestions(prefix, self._search(**suggest_body(prefix, size)).body, size)
 
     @translating
     def overview(self, newest: int = FRONT_PAGE_PAPERS) -> Overview:

@@ -7,7 +7,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+# Unknown counts and ratings sort last; ``unmapped_type`` keeps an index older than a field sortable.
 _CITED = {"citations": {"order": "desc", "missing": "_last"}}
+_RATED = {"rating_avg": {"order": "desc", "missing": 0, "unmapped_type": "float"}}  # ratings are > 0
+_TIER = {"tier_rank": {"order": "asc", "unmapped_type": "byte"}}  # documents.tier_rank: orals first
+_TITLE = {"title_key": {"order": "asc"}}  # the folded title: A-Z ignoring case, accents and punctuation
 _TIE = {"paper_id": "asc"}  # a total order, so search_after cursors are stable
 
 
@@ -20,12 +24,17 @@ class Sort:
 
 SORTS: dict[str, Sort] = {s.name: s for s in (
     Sort("relevance", "Relevance", ("_score", {"year": "desc"}, _TIE)),
-    Sort("newest", "Newest", ({"year": "desc"}, _CITED, _TIE)),
-    Sort("oldest", "Oldest", ({"year": "asc"}, _CITED, _TIE)),
-    Sort("citations", "Most cited", (_CITED, {"year": "desc"}, _TIE)),
+    # Within a year: orals, spotlights, posters, then the rest, each A-Z (a venue-year's page).
+    Sort("newest", "Newest", ({"year": "desc"}, _TIER, _TITLE, _TIE)),
+    Sort("oldest", "Oldest", ({"year": "asc"}, _TIER, _TITLE, _TIE)),
+    Sort("tier", "Orals first", (_TIER, {"year": "desc"}, _TITLE, _TIE)),
+    Sort("title", "Title A–Z", (_TITLE, {"year": "desc"}, _TIE)),
+    # Most papers have no count or rating: those come last, in relevance order.
+    Sort("citations", "By citations, where known", (_CITED, "_score", {"year": "desc"}, _TIE)),
+    Sort("rating", "By review rating, where known", (_RATED, "_score", {"year": "desc"}, _TIE)),
 )}
 DEFAULT_SORT = "relevance"
-BROWSE_SORT = "newest"  # relevance without query text: newest first
+BROWSE_SORT = "newest"  # relevance without query text: newest year first, then by tier and title
 
 # What Elasticsearch returns as the sort value of each sort field: a cursor must hold exactly these.
 _INT64 = range(-(2**63), 2**63)
@@ -33,6 +42,9 @@ CURSOR_KINDS: dict[str, Callable[[Any], bool]] = {
     "_score": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
     "year": lambda v: isinstance(v, int) and not isinstance(v, bool) and v in _INT64,
     "citations": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and v in _INT64),
+    "rating_avg": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    "tier_rank": lambda v: isinstance(v, int) and not isinstance(v, bool) and v in _INT64,
+    "title_key": lambda v: v is None or (isinstance(v, str) and len(v) <= 4000),
     "paper_id": lambda v: isinstance(v, str) and 0 < len(v) <= 200,
 }
 

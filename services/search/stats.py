@@ -3,7 +3,9 @@
 Bodies and shaping only; :class:`~services.search.service.PaperSearch` sends the bodies.
 Trends aggregate over :func:`.search_body.result_query`, so they count exactly the hits of
 the same search. Venue statistics read each raw status through the catalogue
-(decided / accepted / tier / main track, see catalogue/statuses.toml).
+(decided / accepted / tier / main track, see catalogue/statuses.toml); they also count
+what the source has (abstracts, affiliations, citations, reviews, code), so a page can
+say what it lacks, and the review ratings by decision (:mod:`.score_histogram`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any, NamedTuple
 from . import conferences
 from .catalogue import catalogue
 from .request import SearchRequest
+from .score_histogram import ScoreHistogram, score_histogram_agg, shape_score_histogram
 from .search_body import result_query
 
 Body = dict[str, Any]
@@ -27,6 +30,25 @@ NO_STATUS = "(none)"  # how ``by_status`` names records whose source gives no st
 TIERS = ("oral", "spotlight", "poster")
 
 _PER_YEAR = {"histogram": {"field": "year", "interval": 1, "min_doc_count": 1}}
+# How the acceptance rate is defined, for pages and the API to show beside the figure.
+ACCEPTANCE_RATE_DEFINITION = "accepted / submitted, where submitted counts accepted, rejected, desk-rejected " \
+                             "and withdrawn main-track papers"
+# What a venue-year's source may lack, each said when the source has none of it.
+LACKS = {
+    "tiers": "no oral/spotlight/poster tiers",
+    "rejections": "no rejections",
+    "affiliations": "no affiliations",
+    "abstracts": "no abstracts",
+    "citations": "no citation counts",
+}
+# Papers of a venue-year having each kind of data (the index's own fields).
+_COVERAGE = {
+    "abstracts": {"term": {"has_abstract": True}},
+    "affiliations": {"exists": {"field": "affiliations.raw"}},
+    "citations": {"exists": {"field": "citations"}},
+    "reviews": {"exists": {"field": "rating_avg"}},
+    "code": {"term": {"has_code": True}},
+}
 
 
 class YearCount(NamedTuple):
@@ -79,6 +101,17 @@ def _per_key_year(agg: Mapping[str, Any]) -> tuple[KeyYearCount, ...]:
 
 
 @dataclass(frozen=True)
+class Coverage:
+    """How many records of a venue-year have abstracts, affiliations, citation counts, review scores, code."""
+
+    abstracts: int = 0
+    affiliations: int = 0
+    citations: int = 0
+    reviews: int = 0
+    code: int = 0
+
+
+@dataclass(frozen=True)
 class VenueYear:
     """One venue-year: every record the source lists, by raw status and by outcome.
 
@@ -101,7 +134,10 @@ class VenueYear:
     decided: int
     withdrawn: int
     other_programmes: int  # records of side programmes (main = false)
+    undecided: int = 0  # main-track records with no decision yet (nor withdrawn): in no count of the rate
     kind: str = "conference"  # the venue's, in the catalogue
+    coverage: Coverage | None = None  # None when not counted (statistics made from status counts alone)
+    scores: ScoreHistogram | None = None  # mean review ratings by decision, when any paper has one
 
     @property
     def is_journal(self) -> bool:
@@ -114,17 +150,34 @@ class VenueYear:
 
     @property
     def submissions(self) -> int | None:
-        """Main-track submissions (withdrawn and undecided too), when the source lists rejections;
-        None for a journal."""
-        return self.papers - self.other_programmes if self.rejections_listed and not self.is_journal else None
+        """Main-track submissions: accepted, rejected (desk rejections too) and withdrawn, the rate's
+        denominator; None when the source lists no rejections, and for a journal."""
+        if not self.rejections_listed or self.is_journal:
+            return None
+        return self.accepted + self.rejected + self.withdrawn
 
     @property
     def acceptance_rate(self) -> float | None:
-        """Accepted / decided on the main track; None when no rejections are listed (never a fake
-        100%) and for a journal."""
-        if self.submissions is None or not self.decided:
-            return None
-        return round(self.accepted / self.decided, 4)
+        """Accepted / :attr:`submissions` (see :data:`ACCEPTANCE_RATE_DEFINITION`); None without
+        listed rejections (never a fake 100%) and for a journal."""
+        return round(self.accepted / self.submissions, 4) if self.submissions else None
+
+    @property
+    def lacks(self) -> tuple[str, ...]:
+        """What the source has none of for this venue-year (keys of :data:`LACKS`), in that order."""
+        missing = []
+        if not self.is_journal and self.accepted and not (self.oral or self.spotlight or self.poster):
+            missing.append("tiers")
+        if not self.is_journal and not self.rejections_listed:
+            missing.append("rejections")
+        if self.coverage is not None:
+            missing.extend(name for name in ("affiliations", "abstracts", "citations")
+                           if not getattr(self.coverage, name))
+        return tuple(missing)
+
+    def lacks_labels(self, *names: str) -> tuple[str, ...]:
+        """:attr:`lacks` as words (:data:`LACKS`), for the line a page shows; only ``names`` when given."""
+        return tuple(LACKS[name] for name in self.lacks if not names or name in names)
 
 
 def venue_body(conference: str, year: int | None = None, buckets: int = BUCKETS) -> Body:
@@ -134,19 +187,25 @@ def venue_body(conference: str, year: int | None = None, buckets: int = BUCKETS)
         filters.append({"term": {"year": year}})
     statuses = {"terms": {"field": "status_raw", "size": buckets, "missing": ""}}
     return {"query": {"bool": {"filter": filters}}, "size": 0, "track_total_hits": True,
-            "aggs": {"years": {**_PER_YEAR, "aggs": {"statuses": statuses}}}}
+            "aggs": {"years": {**_PER_YEAR, "aggs": {"statuses": statuses,
+                                                     "coverage": {"filters": {"filters": _COVERAGE}},
+                                                     "scores": score_histogram_agg(buckets)}}}}
 
 
 def shape_venue(conference: str, resp: Mapping[str, Any]) -> list[VenueYear]:
     """The conference's years, oldest first."""
-    return [venue_year(conference, int(b["key"]), {s["key"]: s["doc_count"] for s in b["statuses"]["buckets"]})
+    return [venue_year(conference, int(b["key"]), {s["key"]: s["doc_count"] for s in b["statuses"]["buckets"]},
+                       coverage=Coverage(**{k: v["doc_count"] for k, v in b["coverage"]["buckets"].items()}),
+                       scores=shape_score_histogram(conference, b["scores"]))
             for b in resp["aggregations"]["years"]["buckets"]]
 
 
-def venue_year(conference: str, year: int, raw_counts: Mapping[str, int]) -> VenueYear:
-    """Statistics of one conference-year from its record count per raw status."""
+def venue_year(conference: str, year: int, raw_counts: Mapping[str, int], *, coverage: Coverage | None = None,
+               scores: ScoreHistogram | None = None) -> VenueYear:
+    """Statistics of one conference-year from its record count per raw status (and what else was counted)."""
     cat = catalogue()
-    counts = dict.fromkeys(("accepted", *TIERS, "rejected", "decided", "withdrawn", "other_programmes"), 0)
+    counts = dict.fromkeys(("accepted", *TIERS, "rejected", "decided", "withdrawn", "other_programmes",
+                            "undecided"), 0)
     by_outcome: dict[str, int] = {}
     for raw, n in raw_counts.items():
         name = cat.outcome_name(conference, raw)
@@ -156,6 +215,7 @@ def venue_year(conference: str, year: int, raw_counts: Mapping[str, int]) -> Ven
             counts["other_programmes"] += n
             continue
         counts["withdrawn"] += n if name == "withdrawn" else 0
+        counts["undecided"] += n if not outcome.decided and name != "withdrawn" else 0
         counts["decided"] += n if outcome.decided else 0
         counts["rejected"] += n if outcome.decided and not outcome.accepted else 0
         if outcome.accepted:
@@ -165,7 +225,8 @@ def venue_year(conference: str, year: int, raw_counts: Mapping[str, int]) -> Ven
     by_status = {raw or NO_STATUS: n for raw, n in sorted(raw_counts.items(), key=lambda kv: (-kv[1], kv[0]))}
     return VenueYear(conference=conference, year=year, papers=sum(raw_counts.values()), by_status=by_status,
                      by_outcome=dict(sorted(by_outcome.items(), key=lambda kv: -kv[1])),
-                     kind=conferences.lookup(conference).kind, **counts)
+                     kind=conferences.lookup(conference).kind, coverage=coverage,
+                     scores=scores if scores and scores.total else None, **counts)
 
 
 def left_out(node: Any) -> bool:

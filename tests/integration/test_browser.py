@@ -463,6 +463,7 @@ def test_math_chips_and_the_slash_key(browser_context):
 def test_a_trends_bar_click_filters_the_results(browser_context):
     page = browser_context()
     page.goto("/search?q=learning")
+    page.locator("details.trends > summary").click()  # folded by default: results first
     bar = page.locator(".trends a.chart-link").filter(has=page.locator("rect")).first
     label = bar.locator("title").text_content()  # "NeurIPS 2024: 1,234 papers" (an SVG title is not rendered text)
     expected = int(re.search(r"([\d,]+) papers?$", label).group(1).replace(",", ""))
@@ -526,4 +527,39 @@ def test_a_pasted_paragraph_leads_to_papers_like_it(browser_context):
     expect(page.locator(".paper-list .paper-title a").first).to_be_visible()
     assert page.locator("#similar-text").input_value().strip() == text.strip()
     _screenshot(page, "long-paste-narrow")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+@pytest.mark.parametrize("path", ["/search?q=learning", "/conferences/iclr/2018"])
+def test_the_first_result_is_above_the_fold(browser_context, width, height, path):
+    page = browser_context(width=width, height=height)
+    page.goto(path)
+    _screenshot(page, f"first-result-{width}-{path.strip('/').replace('/', '-').replace('?', '-')}")
+    first = page.locator(".paper-list .paper-title a").first
+    box = first.bounding_box()
+    assert box and box["y"] + box["height"] <= height, (path, width, box)  # no scrolling to the first paper
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nor sideways
+    for fold in page.locator("details.trends, details.venue-fold").all():
+        expect(fold).not_to_have_attribute("open", "")
+    if "conferences" in path:
+        expect(page.locator(".venue-summary")).to_contain_text("accepted")
+    assert page.errors == []
+
+
+def test_phone_autocomplete_cuts_long_titles_in_the_middle(browser_context):
+    page = browser_context(width=390, height=844)
+    page.goto("/")
+    page.locator("#q").press_sequentially("learning", delay=30)
+    options = page.locator("#suggestions li .text")
+    expect(options.first).to_be_visible()
+    texts = options.all_inner_texts()
+    full = [options.nth(i).get_attribute("title") for i in range(options.count())]
+    cut = [(t, f) for t, f in zip(texts, full, strict=True) if t != f]
+    assert cut, texts  # long titles do not fit a phone's line
+    for shown, title in cut:
+        head, _, tail = shown.partition(" … ")
+        assert tail and title.startswith(head) and title.endswith(tail), (shown, title)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    _screenshot(page, "autocomplete-narrow")
     assert page.errors == []

@@ -36,6 +36,8 @@ from openapi_spec_validator import validate
 
 from services.search.limits import MAX_WINDOW, MAX_YEAR, MIN_YEAR
 from services.search.model import STATUSES
+from services.search.query_language import parse
+from services.search.sorting import SORTS
 from services.web.render.openapi import openapi_document
 
 pytestmark = pytest.mark.integration
@@ -66,13 +68,16 @@ schema = schemathesis.openapi.from_dict(openapi_document(), config=_config())
 
 
 @pytest.fixture(scope="module")
-def cursors(live_server) -> dict[str, str]:
-    """A real ``next_search_after`` cursor for each sort order: cursors are opaque to a schema."""
+def cursors(live_server) -> dict[tuple[str, bool], str]:
+    """A real ``next_search_after`` cursor for each sort order, with and without query words (relevance
+    without words is the browse order, whose cursor has other keys): cursors are opaque to a schema."""
     out = {}
-    for sort in ("relevance", "newest", "oldest", "citations"):
-        resp = requests.get(f"{live_server}/api/v1/search", params={"sort": sort, "page_size": 1}, timeout=30)
-        resp.raise_for_status()
-        out[sort] = resp.json()["next_search_after"]
+    for sort in SORTS:
+        for words in (False, True):
+            params = {"sort": sort, "page_size": 1, **({"q": "learning"} if words else {})}
+            resp = requests.get(f"{live_server}/api/v1/search", params=params, timeout=30)
+            resp.raise_for_status()
+            out[(sort, words)] = resp.json()["next_search_after"]
     return out
 
 
@@ -86,7 +91,7 @@ def _report_requests():
         print(f"\nschemathesis sent {total} requests (seed {SEED}):\n" + "\n".join(lines), file=sys.stderr)
 
 
-def _keep_positive_cases_valid(case, cursors: dict[str, str]) -> None:
+def _keep_positive_cases_valid(case, cursors: dict[tuple[str, bool], str]) -> None:
     """Two rules of /search (the second of /similar too) a schema cannot state: a cursor is a token the API issued, and
     page * page_size stays inside the result window. Valid (positive) cases get a real cursor
     and a page inside the window; invalid (negative) cases are sent as generated."""
@@ -106,7 +111,8 @@ def _keep_positive_cases_valid(case, cursors: dict[str, str]) -> None:
         del query["search_after"]  # kNN modes page with page only (a 400 names the rule)
     if query.get("search_after"):
         sort = str(query.get("sort") or "relevance").lower()
-        query["search_after"] = cursors.get(sort, cursors["relevance"])
+        words = not parse(str(query.get("q") or "").strip()).is_empty
+        query["search_after"] = cursors.get((sort, words), cursors[("relevance", words)])
     page, size = query.get("page"), query.get("page_size", 20)
     if isinstance(page, int) and isinstance(size, int) and size > 0 and page * size > MAX_WINDOW:
         query["page"] = max(1, MAX_WINDOW // size)

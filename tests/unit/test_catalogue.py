@@ -195,3 +195,13 @@ def test_a_missing_file_is_named(copy: Path) -> None:
     (copy / "statuses.toml").unlink()
     with pytest.raises(CatalogueError, match=r"statuses\.toml: missing"):
         load_catalogue(copy)
+
+
+def test_a_venue_year_is_dated_by_the_catalogues_month():
+    from datetime import date
+
+    from services.search.conferences import held_on
+
+    assert held_on("neurips", 2023) == date(2023, 12, 1) and held_on("nips", 2023) == date(2023, 12, 1)
+    assert held_on("iclr", 2025) == date(2025, 4, 1)
+    assert held_on("tmlr", 2024) == date(2024, 1, 1) and held_on("no-such-venue", 2020) == date(2020, 1, 1)

@@ -162,7 +162,7 @@ class TestBibtex:
 
     def test_generated_fields(self):
         entry = bibtex.generate(make())
-        assert field(entry, "title") == "{Graph Neural Networks for Molecules}"
+        assert field(entry, "title") == "Graph Neural Networks for Molecules"
         assert field(entry, "author") == "Ada Lovelace and Alan Turing and Grace Hopper"
         assert field(entry, "booktitle") == "International Conference on Learning Representations"
         assert field(entry, "year") == "2024"
@@ -181,12 +181,18 @@ class TestBibtex:
         assert bibtex.cite_key(p) == "anon2024graph"
 
     @pytest.mark.parametrize("title, expected", [
-        ("50% of R&D_costs #1", r"{50\% of R\&D\_costs \#1}"),
-        ("Sets {a, b} and \\emph", r"{Sets \textbraceleft{}a, b\textbraceright{} and \textbackslash{}emph}"),
-        ("$\\ell_1$-regression ~ 10^2", r"{\$\textbackslash{}ell\_1\$-regression \textasciitilde{} 10\textasciicircum{}2}"),
-        ("Plain  Title\n", "{Plain Title}"),
+        ("50% of R&D_costs #1", r"50\% of {R\&D\_costs} \#1"),
+        ("Sets {a, b} and \\emph", r"Sets \textbraceleft{}a, b\textbraceright{} and \textbackslash{}emph"),
+        ("$\\ell_1$-regression ~ 10^2", r"{$\ell_1$}-regression \textasciitilde{} 10\textasciicircum{}2"),
+        ("$\\beta$-DPO: Dynamic $\\beta$", r"{$\beta$}{-DPO:} Dynamic {$\beta$}"),
+        ("No $$$ here", r"No \$\$\$ here"),
+        ("$\\input{/etc/passwd}$", r"\$\textbackslash{}input\textbraceleft{}/etc/passwd\textbraceright{}\$"),
+        ("$x % y$ and $\\def\\a{b}$", r"\$x \% y\$ and \$\textbackslash{}def\textbackslash{}a\textbraceleft{}b\textbraceright{}\$"),
+        ("A \\textit{Study} of R\\&D in Schr\\\"odinger", r"A \textit{Study} of {R\&D} in Schrödinger"),
+        ("BERT: Pre-training for ImageNet and 3D", r"{BERT:} Pre-training for {ImageNet} and {3D}"),
+        ("Plain  Title\n", "Plain Title"),
     ])
-    def test_title_escaping_escapes_math_too(self, title, expected):
+    def test_title_keeps_safe_tex_and_protects_capitals(self, title, expected):
         entry = bibtex.generate(make(title=title))
         assert field(entry, "title") == expected
         assert braces_balanced(entry)

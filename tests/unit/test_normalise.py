@@ -295,8 +295,48 @@ class TestAuthors:
     def test_empty_author_slots_are_skipped_keeping_alignment(self):
         assert authors(author="A;;B", aff="X;Y;Z") == [("A", "X"), ("B", "Z")]
 
-    def test_misaligned_affiliations_are_dropped(self):
-        assert authors(author="A;B;C", aff="X;Y") == [("A", ""), ("B", ""), ("C", "")]
+    def test_misaligned_affiliations_are_the_papers_not_an_authors(self):
+        p = paper(author="A;B;C;D", aff="X + Y;Y; Z")
+        assert [(a.name, a.affiliation) for a in p.authors] == [("A", ""), ("B", ""), ("C", ""), ("D", "")]
+        assert p.affiliations == ["X", "Y", "Z"] and not p.affiliations_aligned
+
+    def test_unaligned_unique_affiliations_are_the_papers(self):
+        p = paper(author="A;B;C", aff_unique_norm="EPFL;Tsinghua University;;EPFL")
+        assert [a.affiliation for a in p.authors] == ["", "", ""]
+        assert p.affiliations == ["EPFL", "Tsinghua University"]
+
+    def test_unique_affiliations_aligned_by_their_index(self):
+        p = paper(author="A;B;C", aff="Oxford + Google;Oxford", aff_unique_norm="University of Oxford;Google",
+                  aff_unique_index="0+1;0;1")
+        assert authors(author="A;B;C", aff_unique_norm="U Oxford;Google", aff_unique_index="0+1;0;1") == [
+            ("A", "U Oxford; Google"), ("B", "U Oxford"), ("C", "Google")]
+        assert p.affiliations_aligned and p.affiliations == ["University of Oxford", "Google"]
+
+    @pytest.mark.parametrize("index", ["0;1", "0;1;2;0", "0;5;1", "0;x;1"])
+    def test_an_index_that_does_not_align_gives_the_papers_list(self, index):
+        p = paper(author="A;B;C", aff_unique_norm="U Oxford;Google", aff_unique_index=index)
+        assert [a.affiliation for a in p.authors] == ["", "", ""] and p.affiliations == ["U Oxford", "Google"]
+
+    def test_aligned_aff_wins_over_the_unique_list(self):
+        assert authors(author="A;B", aff="Lab X;Lab Y", aff_unique_norm="Lab Z", aff_unique_index="0;0") == [
+            ("A", "Lab X"), ("B", "Lab Y")]
+
+    @pytest.mark.parametrize("placeholder", ["Under double-blind review", "Paper under double-blind review", "N/A",
+                                             "NA", "none", "Not provided in the text", "-"])
+    def test_placeholder_affiliations_are_dropped(self, placeholder):
+        assert authors(author="A;B", aff=f"{placeholder};Lab Y") == [("A", ""), ("B", "Lab Y")]
+        assert paper(aff=placeholder).affiliations == [] and paper(aff_unique_norm=placeholder).affiliations == []
+
+    def test_independent_researchers_keep_their_affiliation(self):
+        assert authors(author="A", aff="Independent Researcher") == [("A", "Independent Researcher")]
+
+    def test_affiliations_without_author_names_are_the_papers(self):
+        p = paper(author="", aff="Lab X;Lab Y")
+        assert p.authors == [] and p.affiliations == ["Lab X", "Lab Y"]
+
+    def test_affiliations_without_authors_are_the_papers(self):
+        p = paper(aff_unique_norm="Lab X;Lab Y")
+        assert p.authors == [] and p.affiliations == ["Lab X", "Lab Y"]
 
     def test_plus_separates_affiliations_of_one_author(self):
         p = paper(author="Rajeev Yasarla;Renliang Weng", aff="Johns Hopkins University + AIBEE; AIBEE")
@@ -424,6 +464,16 @@ def test_status_mapping(raw, status):
     assert p.status == status
     assert p.status_raw == raw
     assert p.status in STATUSES
+
+
+@pytest.mark.parametrize("conference, raw, status", [
+    ("iclr", "Top-5%", "oral"), ("iclr", "Top-25%", "spotlight"), ("iclr", "Talk", "oral"),
+    ("neurips", "Highlighted", "spotlight"), ("iclr", "Desk Reject", "reject"), ("acl", "Industry", "accept"),
+    ("no-such-venue", "Top-5%", "accept"),
+])
+def test_a_venues_own_status_words_give_the_facet_status(conference, raw, status):
+    assert map_status(raw, conference) == status
+    assert normalise({"title": "T", "status": raw}, Origin(f"x/{conference}2023.json", 0, conference, 2023)).status == status
 
 
 def test_missing_status_key_is_unknown():

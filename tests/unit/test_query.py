@@ -11,7 +11,7 @@ from facet_aggs import by_facet, grouped
 
 from services.search.documents import SUMMARY_FIELDS, to_document
 from services.search.errors import InvalidRequest
-from services.search.facets import FACETS, FacetValue, Span
+from services.search.facets import FACETS, FacetValue, ScoreSpan, Span
 from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
 from services.search.request import SearchRequest, decode_cursor, parse_request
@@ -91,9 +91,12 @@ class TestFacetFilters:
         aggs = by_facet(build_search(ALL_FACETS))
         assert sorted(aggs) == sorted(FACET_NAMES)
         for facet in FACETS:
-            terms = aggs[facet.name]["aggs"]["values"]["terms"]
-            assert terms["field"] == facet.field
-            assert terms["size"] == facet.size
+            values = aggs[facet.name]["aggs"]["values"]
+            if "histogram" in values:  # a score, counted per whole point
+                assert values["histogram"]["field"] == facet.field and values["histogram"]["interval"] == 1
+                continue
+            assert values["terms"]["field"] == facet.field
+            assert values["terms"]["size"] == facet.size
 
     def test_on_demand_facets_are_not_counted_by_default(self):
         aggs = by_facet(build_search(SearchRequest()))
@@ -148,10 +151,30 @@ class TestFacetFilters:
             "2015-2016": {"range": {"year": {"gte": 2015, "lte": 2016}}}}
         assert "selected" not in aggs["topic"]["aggs"]
 
-    @pytest.mark.parametrize("facet, field", [(f.name, f.field) for f in FACETS if f.name not in ("year", "has_code")])
+    @pytest.mark.parametrize("facet, field", [(f.name, f.field) for f in FACETS
+                                              if f.name not in ("year", "has_code", "rating")])
     def test_facet_filter_fields(self, facet, field):
         assert FACETS[facet].filter(("a", "b")) == {"terms": {field: ["a", "b"]}}
         assert FACETS[facet].filter(()) == (HIDE if facet == "status" else None)
+
+    def test_rating_facet_filters_a_point_or_an_inclusive_range(self):
+        rating = FACETS["rating"]
+        assert rating.filter((ScoreSpan(6, 7, True), ScoreSpan(8.5, 10))) == {"bool": {"should": [
+            {"range": {"rating_avg": {"gte": 6, "lt": 7}}},
+            {"range": {"rating_avg": {"gte": 8.5, "lte": 10}}}], "minimum_should_match": 1}}
+        assert rating.filter(()) is None
+        assert rating.parse(["6", "7.5-5.5", "6.4"]) == (ScoreSpan(6, 7, True), ScoreSpan(5.5, 7.5))
+        assert [rating.text(v) for v in rating.parse(["6", "5.5-7.5"])] == ["6", "5.5-7.5"]
+        for bad in ("abc", "6-", "-1", "101", "1e3", "6.123"):
+            with pytest.raises(InvalidRequest):
+                rating.parse([bad])
+
+    def test_rating_facet_counts_whole_points_highest_first(self):
+        rating = FACETS["rating"]
+        agg = {"values": {"buckets": [{"key": 8.0, "doc_count": 3}, {"key": 6.0, "doc_count": 40}]}}
+        shaped = rating.shape(agg, ("5.5-7",))
+        assert [(v.value, v.label, v.count, v.selected) for v in shaped] == [
+            ("5.5-7", "5.5–7", 0, True), ("8", "8–9", 3, False), ("6", "6–7", 40, False)]
 
     def test_year_facet_filter_ors_ranges(self):
         assert FACETS["year"].filter((Span(2018, 2018), Span(2020, 2022))) == {"bool": {"should": [
@@ -221,6 +244,22 @@ class TestSortAndPaging:
         assert sort_clauses("oldest")[0] == {"year": "asc"}
         assert sort_clauses("newest")[0] == {"year": "desc"}
         assert list(sort_clauses("citations")[0]) == ["citations"]
+
+    def test_browse_orders_a_year_by_tier_then_title_and_unknowns_sort_last(self):
+        assert sort_clauses("newest")[:3] == [{"year": "desc"}, {"tier_rank": {"order": "asc", "unmapped_type": "byte"}},
+                                              {"title_key": {"order": "asc"}}]
+        assert list(sort_clauses("tier")[0]) == ["tier_rank"] and list(sort_clauses("title")[0]) == ["title_key"]
+        assert sort_clauses("citations")[:2] == [{"citations": {"order": "desc", "missing": "_last"}}, "_score"]
+        rated = sort_clauses("rating")[0]["rating_avg"]
+        assert rated["order"] == "desc" and rated["missing"] == 0  # every real rating is above 0
+        assert SORTS["citations"].label == "By citations, where known"
+
+    def test_every_status_has_a_tier_rank_orals_first(self):
+        from services.search.model import STATUSES, TIER_ORDER
+
+        assert set(TIER_ORDER) == set(STATUSES) and TIER_ORDER[0] == "oral"
+        ranks = {s: to_document(make_paper(1).model_copy(update={"status": s}))["tier_rank"] for s in STATUSES}
+        assert ranks["oral"] < ranks["spotlight"] < ranks["poster"] < ranks["accept"] < ranks["reject"]
 
     def test_from_and_size(self):
         body = build_search(req(page="3", page_size="25"))
@@ -329,9 +368,9 @@ def buckets(*pairs) -> dict:
 def es_response(total: int = 2, hits: list | None = None, suggest_options: list | None = None) -> dict:
     if hits is None:
         hits = [
-            es_hit(make_paper(1), [2020, 1, "iclr-2020-000000000001"],
+            es_hit(make_paper(1), [2020, 1, "paper 1", "iclr-2020-000000000001"],
                    {"title": ["<mark>Paper</mark> 1"], "abstract": ["An <mark>abstract</mark>."]}),
-            es_hit(make_paper(2), [2020, 2, "iclr-2020-000000000002"]),
+            es_hit(make_paper(2), [2020, 2, "paper 2", "iclr-2020-000000000002"]),
         ]
     resp = {
         "took": 12,
@@ -377,7 +416,7 @@ class TestShape:
         assert first.paper.links.code == "https://github.com/a/b"
         assert first.title_html == "<mark>Paper</mark> 1"
         assert first.snippet_html == "An <mark>abstract</mark>."
-        assert first.sort == (2020, 1, "iclr-2020-000000000001")
+        assert first.sort == (2020, 1, "paper 1", "iclr-2020-000000000001")
         assert (second.title_html, second.snippet_html) == ("", "")
 
     def test_conference_facet_labels_counts_and_selection(self):
@@ -432,7 +471,7 @@ class TestShape:
 
     def test_next_cursor_when_the_page_is_full(self):
         results = shape(req(page_size="2"), es_response())
-        assert decode_cursor(results.next_cursor, "relevance", False) == (2020, 2, "iclr-2020-000000000002")
+        assert decode_cursor(results.next_cursor, "relevance", False) == (2020, 2, "paper 2", "iclr-2020-000000000002")
 
     def test_no_next_cursor_on_a_short_page(self):
         assert shape(req(page_size="3"), es_response()).next_cursor is None

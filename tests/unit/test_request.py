@@ -234,7 +234,7 @@ def test_the_ten_thousand_window():
 
 
 def test_with_page_resets_cursor():
-    req = parse(True, page="2", search_after=encode_cursor("relevance", [2020, 3, "id"]))
+    req = parse(True, page="2", search_after=encode_cursor("relevance", [2020, 3, "a title", "id"]))
     moved = req.with_page(5)
     assert moved.page == 5 and moved.search_after is None and moved.q == req.q
 
@@ -245,10 +245,15 @@ def test_with_page_resets_cursor():
 CURSORS = [
     ("relevance", True, [12.5, 2020, "iclr-2020-abc"]),
     ("relevance", True, [3, 2020, "p"]),
-    ("relevance", False, [2020, 15, "ünïcode ✓"]),
-    ("newest", False, [2021, None, "x"]),
-    ("oldest", True, [1999, -9223372036854775808, "x"]),
-    ("citations", True, [42, 2020, "x"]),
+    ("relevance", False, [2020, 2, "a title", "ünïcode ✓"]),
+    ("newest", False, [2021, 0, None, "x"]),
+    ("oldest", True, [1999, 10, "", "x"]),
+    ("tier", False, [0, 2024, "learning to learn", "x"]),
+    ("title", True, ["zebra", 2019, "x"]),
+    ("citations", True, [42, 12.5, 2020, "x"]),
+    ("citations", False, [None, 0.0, 2020, "x"]),
+    ("rating", True, [6.333333492279053, 3.2, 2020, "x"]),
+    ("rating", False, [0, 1.0, 2020, "x"]),
 ]
 
 
@@ -263,9 +268,9 @@ def test_cursor_round_trip(sort, text, values):
 
 
 def test_search_after_only_when_allowed():
-    token = encode_cursor("relevance", [2020, 1, "p1"])
+    token = encode_cursor("relevance", [2020, 1, "a title", "p1"])
     invalid("search_after", search_after=token)
-    assert parse(True, search_after=token).search_after == (2020, 1, "p1")
+    assert parse(True, search_after=token).search_after == (2020, 1, "a title", "p1")
     assert parse(True).search_after is None
 
 
@@ -285,17 +290,19 @@ def _token(value) -> str:
     base64.urlsafe_b64encode(b"[" * 100_000).decode(),
     "a",
     _token([2020, 1, "p1"]),                         # the old, unnamed form
-    _token(["newest", 2020, 1, "p1"]),               # another sort's cursor
-    _token(["relevance", 2020, 1]),                  # too few keys
-    _token(["relevance", 2020, 1, "p", "q"]),        # too many
-    _token(["relevance", "2020", 1, "p"]),           # a string for a year
-    _token(["relevance", 2020.5, 1, "p"]),           # a float for a year
-    _token(["relevance", True, 1, "p"]),             # a boolean
-    _token(["relevance", 2**70, 1, "p"]),            # beyond a long
-    _token(["relevance", 2020, 1, 7]),               # a number for the id
-    _token(["relevance", 2020, 1, ""]),
-    _token(["relevance", 2020, 1, {"script": "x"}]),
-    _token(["relevance", None, 1, "p"]),
+    _token(["newest", 2020, 1, "t", "p1"]),          # another sort's cursor
+    _token(["relevance", 2020, 1, "t"]),             # too few keys
+    _token(["relevance", 2020, 1, "t", "p", "q"]),   # too many
+    _token(["relevance", "2020", 1, "t", "p"]),      # a string for a year
+    _token(["relevance", 2020.5, 1, "t", "p"]),      # a float for a year
+    _token(["relevance", True, 1, "t", "p"]),        # a boolean
+    _token(["relevance", 2**70, 1, "t", "p"]),       # beyond a long
+    _token(["relevance", 2020, 1.5, "t", "p"]),      # a float for a tier
+    _token(["relevance", 2020, 1, 7, "p"]),          # a number for the title
+    _token(["relevance", 2020, 1, "t", 7]),          # a number for the id
+    _token(["relevance", 2020, 1, "t", ""]),
+    _token(["relevance", 2020, 1, "t", {"script": "x"}]),
+    _token(["relevance", None, 1, "t", "p"]),
 ])
 def test_forged_cursors_rejected_before_any_search(token):
     with pytest.raises(InvalidRequest) as info:

@@ -6,7 +6,7 @@ import pytest
 
 from services.search.request import parse_request
 from services.search.search_body import build_search, result_query
-from services.search.stats import left_out, shape_trends, trends_body, venue_year
+from services.search.stats import Coverage, left_out, shape_trends, trends_body, venue_body, venue_year
 from services.web.render import charts
 
 
@@ -15,8 +15,10 @@ def test_venue_year_reads_raw_statuses_through_the_catalogue():
                                   "Active": 2, "": 1})
     assert (v.papers, v.accepted, v.oral, v.poster, v.spotlight) == (65, 24, 2, 22, 0)
     assert (v.rejected, v.decided, v.withdrawn, v.other_programmes) == (27, 51, 4, 7)
-    assert v.rejections_listed and v.submissions == 58  # workshop papers are not main-track submissions
-    assert v.acceptance_rate == round(24 / 51, 4)
+    # Submitted: accepted, rejected and withdrawn; workshop papers are no main-track submissions and
+    # undecided ones ("Active", no status) are in no count.
+    assert v.rejections_listed and v.submissions == 24 + 27 + 4 and v.undecided == 3
+    assert v.acceptance_rate == round(24 / 55, 4)
     assert v.by_status["(none)"] == 1 and list(v.by_status)[0] == "Reject"  # most first
     assert v.by_outcome["workshop"] == 7 and v.by_outcome["reject"] == 27
 
@@ -52,6 +54,35 @@ def test_desk_rejects_count_as_decided_rejections_and_unknown_venues_use_the_fac
     assert (v.accepted, v.rejected, v.poster) == (3, 2, 3)
     odd = venue_year("somewhere", 2020, {"Accepted Oral": 1, "Rejected": 3})
     assert (odd.accepted, odd.oral, odd.rejected, odd.acceptance_rate) == (1, 1, 3, 0.25)
+
+
+def test_withdrawn_and_desk_rejected_papers_are_submissions():
+    v = venue_year("iclr", 2025, {"Poster": 3113, "Spotlight": 380, "Oral": 213, "Reject": 4959, "Withdraw": 2937,
+                                  "Desk Reject": 70})
+    assert (v.accepted, v.submissions) == (3706, 11672)
+    assert v.acceptance_rate == 0.3175  # the published ~32%, not 3706 / 8735 decided (42.4%)
+
+
+def test_lacks_names_what_the_source_has_none_of():
+    all_accept = venue_year("iclr", 2024, {"Accept": 2260},
+                            coverage=Coverage(abstracts=2260, affiliations=2250, citations=0, reviews=0))
+    assert all_accept.lacks == ("tiers", "rejections", "citations")
+    assert all_accept.lacks_labels("rejections", "abstracts") == ("no rejections",)
+    assert all_accept.lacks_labels()[0] == "no oral/spotlight/poster tiers"
+    full = venue_year("iclr", 2023, {"Poster": 5, "Top-5%": 1, "Reject": 4},
+                      coverage=Coverage(abstracts=10, affiliations=1, citations=3))
+    assert full.lacks == ()
+    bare = venue_year("aaai", 2024, {"Poster": 5}, coverage=Coverage())
+    assert bare.lacks == ("rejections", "affiliations", "abstracts", "citations")
+    assert venue_year("tmlr", 2024, {"Journal": 9}, coverage=Coverage(abstracts=9, affiliations=9, citations=9)
+                      ).lacks == ()  # a journal has neither tiers nor rejections to lack
+    assert venue_year("cvpr", 2019, {"Poster": 900}).lacks == ("rejections",)  # coverage not counted: not said
+
+
+def test_venue_body_counts_coverage_and_rating_bins_per_year():
+    aggs = venue_body("iclr", 2024)["aggs"]["years"]["aggs"]
+    assert set(aggs["coverage"]["filters"]["filters"]) == {"abstracts", "affiliations", "citations", "reviews", "code"}
+    assert aggs["scores"]["histogram"]["field"] == "rating_avg"
 
 
 def test_trends_count_the_hits_query_and_every_facet_filter():

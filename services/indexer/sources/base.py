@@ -8,9 +8,11 @@ follow.
 
 The neutral record (a plain mapping, so it crosses Celery as JSON if need be) holds:
 ``id``, ``title``, ``conferences`` (candidate names, in preference order), ``year``,
-``authors`` (list of :class:`Author`), ``abstract``, ``tldr``, ``keywords`` (list),
-``primary_area``, ``status``, ``track``, ``award``, ``links`` (:class:`Links`),
-``bibtex``, ``citations`` and ``reviews`` (list of :class:`ReviewScore`); the first four form :meth:`SourceReader.key_fields`.
+``authors`` (list of :class:`Author`), ``affiliations`` (the paper's, when not each
+author's), ``abstract``, ``tldr``, ``keywords`` (list), ``primary_area``, ``status``,
+``track``, ``award``, ``links`` (:class:`Links`), ``publication`` (:class:`Publication`),
+``bibtex``, ``citations`` and ``reviews`` (list of :class:`ReviewScore`); the first four
+form :meth:`SourceReader.key_fields`.
 """
 
 from __future__ import annotations

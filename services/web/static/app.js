@@ -99,6 +99,28 @@ function createResultsLoader() {
   };
 }
 
+/* A suggestion too long for its line loses its middle, not its end ("Direct Preference … Reward
+   Model"), so titles sharing a start can be told apart; its full text stays in its title and in
+   the option's accessible name. A bounded binary search on the characters kept. */
+function cutMiddle(span) {
+  const full = span.title || span.textContent;
+  if (span.scrollWidth <= span.clientWidth || full.length < 12) { return; }
+  const cut = (keep) => {
+    const head = Math.ceil(keep * 0.6);
+    return full.slice(0, head).trimEnd() + " … " + full.slice(full.length - (keep - head)).trimStart();
+  };
+  const kind = span.nextElementSibling ? ", " + span.nextElementSibling.textContent : "";
+  span.closest("[role=option]").setAttribute("aria-label", full + kind);
+  let lo = 6;
+  let hi = full.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    span.textContent = cut(mid);
+    if (span.scrollWidth <= span.clientWidth) { lo = mid; } else { hi = mid - 1; }
+  }
+  span.textContent = cut(lo);
+}
+
 /* Autocomplete: a combobox over a listbox (keyboard: arrows, Enter, Escape). */
 function createSuggestions(input, list, endpoint) {
   let active = -1;
@@ -138,6 +160,7 @@ function createSuggestions(input, list, endpoint) {
     const text = document.createElement("span");
     text.className = "text";
     text.textContent = s.text;
+    text.title = s.text;
     const kind = document.createElement("span");
     kind.className = "kind";
     kind.textContent = s.detail ? s.type + " · " + s.detail : s.type;
@@ -157,6 +180,7 @@ function createSuggestions(input, list, endpoint) {
         list.innerHTML = "";
         data.suggestions.slice(0, 10).forEach((s, i) => list.appendChild(option(s, i)));
         list.hidden = list.children.length === 0;
+        $all(".text", list).forEach(cutMiddle);
         input.setAttribute("aria-expanded", list.hidden ? "false" : "true");
         active = -1;
         input.removeAttribute("aria-activedescendant");

@@ -1,0 +1,38 @@
+"""Autocomplete bodies and the merge of title starts with words found anywhere (services/search/suggest.py)."""
+
+from __future__ import annotations
+
+from services.search.suggest import shape_suggestions, suggest_body
+
+
+def test_words_anywhere_are_asked_from_two_characters():
+    assert "query" not in suggest_body("x", 8) and suggest_body("x", 8)["size"] == 0
+    body = suggest_body("secretly a rew", 8)
+    words = body["query"]["bool"]
+    assert words["must"] == [{"match_bool_prefix": {"title.exact": {"query": "secretly a rew", "operator": "and"}}}]
+    assert words["should"][0]["match_phrase_prefix"]["title.exact"]["query"] == "secretly a rew"
+    assert body["size"] == 8 and set(body["suggest"]) == {"title", "author"}
+    assert "should" not in suggest_body("diffus", 8)["query"]["bool"]  # one word: no phrase clause
+
+
+def _option(paper_id, text):
+    return {"_id": paper_id, "text": text[:100], "_source": {"conference": "iclr", "year": 2024, "title": text}}
+
+
+def test_title_starts_first_then_words_anywhere_each_title_once():
+    resp = {"suggest": {"title": [{"options": [_option("a", "Secretly Simple"), _option("b", "Secretly Hard")]}],
+                        "author": [{"options": []}]},
+            "hits": {"hits": [{"_id": "c", "_source": {"title": "Your Model Is Secretly a Reward", "conference": "neurips",
+                                                       "year": 2023}},
+                              {"_id": "a", "_source": {"title": "Secretly Simple", "conference": "iclr", "year": 2024}}]}}
+    titles = [(s.key, s.text, s.detail) for s in shape_suggestions("secretly", resp, 8) if s.kind == "title"]
+    assert titles == [("a", "Secretly Simple", "ICLR 2024"), ("b", "Secretly Hard", "ICLR 2024"),
+                      ("c", "Your Model Is Secretly a Reward", "NeurIPS 2023")]
+    assert len([s for s in shape_suggestions("secretly", resp, 2) if s.kind == "title"]) == 2
+
+
+def test_a_long_title_is_offered_whole_not_as_its_100_character_completion_input():
+    long = "Secretly " + "very " * 30 + "long"
+    resp = {"suggest": {"title": [{"options": [_option("a", long)]}], "author": [{"options": []}]}, "hits": {"hits": []}}
+    [title] = [s for s in shape_suggestions("secretly", resp, 8) if s.kind == "title"]
+    assert title.text == long
