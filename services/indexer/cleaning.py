@@ -32,6 +32,16 @@ def strip_html(value: str) -> str:
     return clean_text(value)
 
 
+# "Cropping:A Reinforcement ...": the standard tokenizer keeps a colon between letters inside one
+# token ("cropping:a"), so no query word matched the title; the missing space is a typo of the list.
+_TIGHT_COLON = re.compile(r"(?<=[^\W\d_]{2}):(?=[^\W\d_])")
+
+
+def clean_title(value: str) -> str:
+    """A title's plain text (:func:`strip_html`), with a space after a colon that lacks one."""
+    return _TIGHT_COLON.sub(": ", strip_html(value))
+
+
 def split_list(value: object) -> list[str]:
     """A ``;``-joined source list (or an actual JSON list of strings) as clean items."""
     if isinstance(value, str):

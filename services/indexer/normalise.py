@@ -18,7 +18,7 @@ from services.search.catalogue import catalogue
 from services.search.model import STATUSES, Paper, Publication, ReviewScore, title_key
 from services.search.prominence import VenueScale, prominence, scale_key
 
-from .cleaning import clean_text, dedupe, label_case, strip_html
+from .cleaning import clean_text, clean_title, dedupe, label_case, strip_html
 from .hyphenation import repair as repair_hyphenation
 from .names import merge_keywords
 from .sources import Origin, Rejected, origin_from_path, reader_named
@@ -82,7 +82,7 @@ def normalise(data: object, origin: Origin, scales: Mapping[str, VenueScale] | N
     reader = reader_named(origin.format)
     key = reader.key_fields(data)
     paper_id, conference, year = key_identity(key, origin)
-    title = strip_html(key["title"])[:MAX_TITLE]
+    title = clean_title(key["title"])[:MAX_TITLE]
     if not title:  # before the other fields, whose mapping may reject the record too
         raise Rejected("title is empty")
     scale = (scales or {}).get(scale_key(conference, year))
