@@ -47,6 +47,9 @@ class SearchRequest:
     facets: FacetRegistry = field(default=FACETS, compare=False, repr=False)
     counted: tuple[str, ...] | None = None
     autocorrect: bool = True  # a query that finds nothing shows its correction's papers ("search instead": False)
+    # Set by the search itself, never by a URL: the last word also matches the words it starts, when
+    # the words as typed found too little (the person is still typing it: "direct preference optim").
+    expand_last: bool = False
 
     @cached_property
     def parsed(self) -> ParsedQuery:

@@ -52,7 +52,8 @@ def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
 def base_query(req: SearchRequest) -> dict[str, Any]:
     """Text relevance plus the constraints that are not facets (``conference:``/``year:`` in the query)."""
     parsed = req.parsed
-    return {"bool": {"must": [ranked(compile_query(parsed), parsed, req.q)], "filter": scope_filters(req)}}
+    text = compile_query(parsed, expand_last=req.expand_last)
+    return {"bool": {"must": [ranked(text, parsed, req.q)], "filter": scope_filters(req)}}
 
 
 def result_query(req: SearchRequest) -> dict[str, Any]:
@@ -81,7 +82,7 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
     if active:
         body["post_filter"] = {"bool": {"filter": list(active.values())}}
     if highlight and req.page_size:
-        body["highlight"] = {**HIGHLIGHT, "highlight_query": highlight_query(parsed)}
+        body["highlight"] = {**HIGHLIGHT, "highlight_query": highlight_query(parsed, expand_last=req.expand_last)}
     if facets and req.counted_facets:
         body["aggs"] = _aggregations(req, active)
     return body

@@ -84,6 +84,12 @@ class PaperSearch:
         results = shape(req, self._search(**build_ranked(req)).body)
         if not req.page_size or req.mode == "semantic" or results.matched >= SUGGEST_BELOW:
             return results
+        if req.parsed.still_typed():  # the last word may be cut: let it match the words it starts
+            typed = shape(req, self._search(**build_ranked(replace(req, expand_last=True))).body)
+            if typed.matched > results.matched:
+                results = typed
+                if results.matched >= SUGGEST_BELOW:
+                    return results
         suggest = build_suggest(req)
         options = self._search(size=0, suggest=suggest).body.get("suggest") if suggest else None
         correction = suggestion(options)

@@ -382,7 +382,12 @@ def test_compile_filters_only_query_is_match_all():
 
 def test_compile_one_cross_fields_clause_per_word():
     body = compiled("hinton belief")
-    assert body["must"] == [word_query("hinton"), typed_query("belief")]
+    assert body["must"] == [word_query("hinton"), word_query("belief")]
+    # When the words as typed found too little, the search asks again with the last word as a prefix.
+    expanded = compile_query(parse("hinton belief"), expand_last=True)["bool"]["must"]
+    assert expanded == [word_query("hinton"), typed_query("belief")]
+    # As typed, the words it starts only score ("networks" counts again where "network" starts a title word).
+    assert typed_query("belief")["bool"]["should"][1] in body["should"]
     fields = body["must"][0]["multi_match"]["fields"]
     assert fields[:4] == ["title^4", "keywords^2", "topic_labels^1.5", "author_names^2"]
     assert {"affiliations^1", "abstract^1", "tldr^1"} <= set(fields)
@@ -507,7 +512,7 @@ def test_compile_uses_module_weights(monkeypatch):
 
 def test_compile_single_weighted_field_keeps_the_boost(monkeypatch):
     monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9",))
-    assert compiled("graph -x")["must"][0] == {"match": {"title": {
+    assert compiled("graph")["must"][0] == {"match": {"title": {
         "query": "graph", "operator": "and", "zero_terms_query": "all", "boost": 9.0}}}
 
 
@@ -591,5 +596,5 @@ def test_a_hyphenated_word_is_one_compound_not_two_words_anywhere():
     body = compiled("self-consistency wang")
     assert body["must"][0] == {"multi_match": {"query": "self-consistency", "type": "phrase",
                                                "fields": list(text_query.WORD_FIELDS)}}
-    assert body["must"][1] == typed_query("wang")
+    assert body["must"][1] == word_query("wang")
     assert compiled("consistency -self-supervised")["must_not"][0]["multi_match"]["type"] == "phrase"
