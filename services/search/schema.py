@@ -90,7 +90,8 @@ MAPPINGS: dict[str, Any] = {
         "has_abstract": {"type": "boolean"},  # "exists" matches an empty abstract too
         "tldr": _english(),
         "keywords": {"type": "text", "analyzer": "english_text",
-                     "fields": {"exact": {"type": "text", "analyzer": "exact_text"},
+                     "fields": {"exact": {"type": "text", "analyzer": "exact_text",
+                                          "index_prefixes": {"min_chars": 2, "max_chars": 8}},
                                 "raw": _facet(normalizer="lowercase")}},
         "primary_area": _facet(),
         "topics": _facet(),

@@ -387,7 +387,10 @@ def test_compile_one_cross_fields_clause_per_word():
     expanded = compile_query(parse("hinton belief"), expand_last=True)["bool"]["must"]
     assert expanded == [word_query("hinton"), typed_query("belief")]
     # As typed, the words it starts only score ("networks" counts again where "network" starts a title word).
-    assert typed_query("belief")["bool"]["should"][1] in body["should"]
+    assert {"bool": {"should": [{"prefix": {f: {"value": "belief", "boost": b, "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}}}
+                                for f, b in (("title.exact", 4.0), ("keywords.exact", 2.0))],
+                     "minimum_should_match": 1}} in body["should"]
+    assert len(compiled("graph author:bengio")["should"]) == 1  # an author being typed adds no score-only prefix
     fields = body["must"][0]["multi_match"]["fields"]
     assert fields[:4] == ["title^4", "keywords^2", "topic_labels^1.5", "author_names^2"]
     assert {"affiliations^1", "abstract^1", "tldr^1"} <= set(fields)
