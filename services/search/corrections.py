@@ -16,15 +16,28 @@ unlikely to be in titles and abstracts written in English.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 
 from .limits import LONG_TEXT_WORDS
 from .query_language import ParsedQuery
+from .request import SearchRequest
 
 HINTS = {
     "long_text": "No paper has all of these words. To find papers like a passage of text, "
                  "use “Papers like mine”.",
     "script": "Papers here are indexed in English: try English words for what you are looking for.",
 }
+
+
+@dataclass
+class Meant:
+    """What a request that matched few papers means (``PaperSearch._meant``): the request answered
+    (itself, its last word still typed, or its correction), the query as typed when corrected, and a
+    "did you mean" correction with papers otherwise."""
+
+    request: SearchRequest
+    corrected_from: str | None = None
+    suggestion: str | None = None
 
 
 def use_correction(total: int, corrected_total: int) -> bool:

@@ -25,7 +25,7 @@ from .facets import FACETS
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
 from .name_keys import author_key
-from .corrections import hint, keep_case, use_correction
+from .corrections import Meant, hint, keep_case, use_correction
 from .reads import Exported, Suggestion
 from .request import SearchRequest
 from .results import SearchResults, shape, suggestion
@@ -80,29 +80,56 @@ class PaperSearch:
 
     @translating
     def search(self, req: SearchRequest) -> SearchResults:
-        """The results of ``req``; when it finds (nearly) nothing, its correction's (flagged), or a hint."""
+        """The results of ``req``, or of what it means when its words matched (nearly) nothing (:meth:`_meant`)."""
         results = shape(req, self._search(**build_ranked(req)).body)
-        if not req.page_size or req.mode == "semantic" or results.matched >= SUGGEST_BELOW:
+        if not self._may_mean_more(req, results.matched):
             return results
-        if req.parsed.still_typed():  # the last word may be cut: let it match the words it starts
-            typed = shape(req, self._search(**build_ranked(replace(req, expand_last=True))).body)
-            if typed.matched > results.matched:
-                results = typed
-                if results.matched >= SUGGEST_BELOW:
-                    return results
+        meant = self._meant(req, results.matched)
+        if meant.request is not req:
+            results = shape(meant.request, self._search(**build_ranked(meant.request)).body)
+        results.corrected_from, results.suggestion = meant.corrected_from, meant.suggestion
+        if not meant.corrected_from:
+            results.hint = hint(req.parsed, results.total)
+        return results
+
+    def _may_mean_more(self, req: SearchRequest, matched: int) -> bool:
+        return matched < SUGGEST_BELOW and req.mode != "semantic" and bool(req.parsed.free_text())
+
+    def _meant(self, req: SearchRequest, matched: int) -> Meant:
+        """What a request whose words matched few papers means: the same words with the last one still
+        being typed (``direct preference optim``), or — when they matched nothing — the spelling
+        correction's. Decided on counts alone, so that the search, its trends, its export and its feed,
+        each asking this for the same request, all answer the same set.
+        """
+        meant = Meant(req)
+        if req.parsed.still_typed():
+            typed = replace(req, expand_last=True)
+            found = self._count(typed)
+            if found > matched:
+                meant.request, matched = typed, found
+                if matched >= SUGGEST_BELOW:
+                    return meant
         suggest = build_suggest(req)
-        options = self._search(size=0, suggest=suggest).body.get("suggest") if suggest else None
-        correction = suggestion(options)
+        correction = suggestion(self._search(size=0, suggest=suggest).body.get("suggest")) if suggest else None
         if correction:
             corrected = replace(req, q=keep_case(req.q, correction), page=1, search_after=None, autocorrect=True)
-            better = shape(corrected, self._search(**build_ranked(corrected)).body)
-            if req.autocorrect and use_correction(results.matched, better.matched):
-                better.corrected_from = req.q
-                return better
-            if better.matched:  # "did you mean" only where it leads somewhere
-                results.suggestion = corrected.q
-        results.hint = hint(req.parsed, results.total)
-        return results
+            found = self._count(corrected)
+            if req.autocorrect and use_correction(matched, found):
+                meant.request, meant.corrected_from = corrected, req.q
+            elif found:  # "did you mean" only where it leads somewhere
+                meant.suggestion = corrected.q
+        return meant
+
+    def _meant_request(self, req: SearchRequest, matched: int) -> SearchRequest:
+        """The request another read of ``req`` answers for (trends, export, feed follow the search)."""
+        return self._meant(req, matched).request if self._may_mean_more(req, matched) else req
+
+    def _count(self, req: SearchRequest) -> int:
+        """How many papers ``req``'s words match (no hits, facets or highlights fetched)."""
+        body = build_search(req, facets=False, highlight=False)
+        body.pop("sort", None)
+        body.update(size=0, **{"from": 0})
+        return self._search(**body).body["hits"]["total"]["value"]
 
     @translating
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:
@@ -115,6 +142,11 @@ class PaperSearch:
     @translating
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
         """Up to ``limit`` papers of the result set, in its order, with every field, and the set's size."""
+        exported = self._export(req, limit)
+        meant = self._meant_request(req, exported.total)
+        return exported if meant is req else self._export(meant, limit)
+
+    def _export(self, req: SearchRequest, limit: int) -> Exported:
         body = build_search(replace(req, page=1, page_size=limit, search_after=None),
                             facets=False, highlight=False, source=["*"])
         body["_source"] = {"includes": ["*"], "excludes": [EMBEDDING]}
@@ -125,6 +157,11 @@ class PaperSearch:
     @translating
     def trends(self, req: SearchRequest) -> Trends:
         """Per-year, per-conference and per-topic counts of exactly the hits of ``req``."""
+        trends = self._trends(req)
+        meant = self._meant_request(req, trends.total)
+        return trends if meant is req else self._trends(meant)
+
+    def _trends(self, req: SearchRequest) -> Trends:
         return shape_trends(aggregate(self._aggregate, lambda buckets: trends_body(req, buckets)))
 
     @translating
@@ -135,10 +172,16 @@ class PaperSearch:
     @translating
     def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
         """A page of the result set with each paper's index time (ISO 8601, when recorded)."""
+        entries, total = self._feed(req)
+        meant = self._meant_request(req, total)
+        return entries if meant is req else self._feed(meant)[0]
+
+    def _feed(self, req: SearchRequest) -> tuple[list[tuple[Paper, str | None]], int]:
         body = build_search(req, facets=False, highlight=False, source=[*SUMMARY_FIELDS, "indexed_at"])
         body.pop("suggest", None)
-        hits = self._search(**body)["hits"]["hits"]
-        return [(from_source(h["_source"]), h["_source"].get("indexed_at")) for h in hits]
+        resp = self._search(**body)
+        return ([(from_source(h["_source"]), h["_source"].get("indexed_at")) for h in resp["hits"]["hits"]],
+                resp["hits"]["total"]["value"])
 
     def _aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
         return self._search(**body).body

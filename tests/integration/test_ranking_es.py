@@ -7,6 +7,7 @@ paper's prominence against its venue-year) where word matching alone gets each c
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -92,3 +93,15 @@ def test_a_query_with_no_hits_shows_its_corrections_papers(reads):
     assert results.request.q == "sparse lattice transformers" and results.total == 2
     typed = reads.search(parse_request({"q": ["sparse latice transformers"], "autocorrect": ["0"]}))
     assert typed.total == 0 and typed.corrected_from is None and typed.suggestion == "sparse lattice transformers"
+
+
+def test_every_read_of_a_query_answers_the_set_its_search_shows(reads):
+    """A typo's trends, export and feed are its correction's; a cut last word's are its expansion's."""
+    for q, total in (("sparse latice transformers", 2), ("compiling lattice progr", 2)):
+        req = parse_request({"q": [q]})
+        shown = reads.search(req)
+        assert shown.total == total, q
+        assert reads.trends(req).total == total
+        assert reads.export(req).total == total
+        assert len(reads.feed(req)) == total
+        assert reads.search(replace(req, page_size=0)).total == total  # the filter panel's counts too

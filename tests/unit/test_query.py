@@ -548,7 +548,8 @@ def test_suggester_runs_only_below_the_threshold(total, requests, suggestion):
 def test_no_hits_show_the_corrections_results_at_once():
     es = _FakeES(0, suggested=7)
     results = PaperSearch(es, "papers").search(req(q="grpah"))
-    assert len(es.calls) == 4  # as typed, its last word as a prefix, the suggester, the correction
+    # As typed; counted with its last word as a prefix; the suggester; the correction counted, then searched.
+    assert len(es.calls) == 5
     assert results.request.q == "graph" and results.total == 7
     assert results.corrected_from == "grpah" and results.suggestion is None
 
@@ -574,8 +575,15 @@ def test_a_suggestion_without_hits_is_not_offered():
     assert len(es.calls) == 4 and results.suggestion is None and results.corrected_from is None
 
 
-def test_no_suggester_request_without_free_text_or_hits_page():
+def test_no_suggester_request_without_free_text():
     es = _FakeES(0)
     PaperSearch(es, "papers").search(req(q="conference:iclr"))
-    PaperSearch(es, "papers").search(replace(req(q="grpah"), page_size=0))
-    assert len(es.calls) == 2
+    assert len(es.calls) == 1
+
+
+def test_counts_without_hits_follow_the_same_correction():
+    # The filter panel's on-demand counts (page_size=0) must count the papers the page lists.
+    results = PaperSearch(_FakeES(0), "papers").search(replace(req(q="grpah"), page_size=0))
+    assert results.request.q == "graph" and results.corrected_from == "grpah"
+
+
