@@ -10,6 +10,7 @@ with no Redis and no Elasticsearch reachable (every backing service on a closed 
 from __future__ import annotations
 
 import inspect
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,33 +19,38 @@ from services.search import conferences, taxonomy
 from services.search.browse import AuthorProfile, ConferenceSummary, Overview
 from services.search.facets import FacetValue
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
-from services.search.model import Author, Links, Paper
+from services.search.model import Author, Links, Paper, ReviewScore
 from services.search.reads import Exported, SearchReads, Suggestion
 from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
-from services.search.stats import KeyYearCount, Trends, VenueYear, YearCount, venue_year
+from services.search.score_histogram import BIN_WIDTH, DECISIONS, SCORE_FIELD, ScoreBin, ScoreHistogram, decision
+from services.search.stats import Coverage, KeyYearCount, Trends, VenueYear, YearCount, venue_year
 from services.settings import load_settings
 
 CLOSED = "127.0.0.1:1"  # nothing listens on port 1
 
 
 def _paper(n: int, title: str, conference: str, year: int, *, abstract: str = "", topics: tuple[str, ...] = (),
-           status: str = "poster", authors: tuple[str, ...] = ("Ada Lovelace", "Alan Turing")) -> Paper:
+           status: str = "poster", authors: tuple[str, ...] = ("Ada Lovelace", "Alan Turing"),
+           ratings: tuple[float, ...] = ()) -> Paper:
+    reviews = [ReviewScore(criterion="rating", mean=round(sum(ratings) / len(ratings), 2), scores=list(ratings))] \
+        if ratings else []
     return Paper(paper_id=f"{conference}-{year}-p{n}", conference=conference, conference_name=conferences.label(conference),
                  year=year, title=title, abstract=abstract, topics=list(topics), status=status, status_raw=status.title(),
                  authors=[Author(name=a, affiliation="Analytical Engines") for a in authors],
-                 links=Links(pdf=f"https://example.org/{n}.pdf"), keywords=["graphs"], citations=n)
+                 links=Links(pdf=f"https://example.org/{n}.pdf"), keywords=["graphs"], citations=n,
+                 reviews=reviews, rating_avg=reviews[0].mean if reviews else None)
 
 
 PAPERS = (
     _paper(1, "Graph Attention Networks", "iclr", 2018, abstract="Attention over graph neighbourhoods.",
-           topics=("graph-learning",)),
+           topics=("graph-learning",), ratings=(8, 6, 7)),
     _paper(2, "Diffusion Models Beat GANs on Image Synthesis", "neurips", 2021,
            abstract="Diffusion models for images; $\\tilde{O}(\\sqrt{T})$ samples.", topics=("generative-models",)),
     _paper(3, "Deep Residual Learning for Image Recognition", "cvpr", 2016, abstract="Residual networks.",
            topics=("computer-vision",), authors=("Kaiming He",)),
     _paper(4, "Graph Neural Networks at Scale", "neurips", 2024, abstract="", topics=("graph-learning",)),
-    _paper(5, "A Rejected Graph Paper", "iclr", 2018, status="reject"),
+    _paper(5, "A Rejected Graph Paper", "iclr", 2018, status="reject", ratings=(3, 4)),
 )
 
 
@@ -82,11 +88,14 @@ class FakeReads:
         found = self._matching(req)
         page = found[req.offset:req.offset + req.page_size]
         counts = Counter(p.conference for p in found)
+        statuses = Counter(p.status for p in found)
         years = Counter(p.year for p in found)
         return SearchResults(
             req, len(found), [Hit(p, "", "", (1.0, p.paper_id)) for p in page],
             facets={"conference": [FacetValue(c, conferences.label(c), n, c in req.selected("conference"))
-                                   for c, n in counts.most_common()]},
+                                   for c, n in counts.most_common()],
+                    "status": [FacetValue(s, s.capitalize(), n, s in req.selected("status"))
+                               for s, n in statuses.most_common()]},
             year_histogram=sorted(years.items()), year_span=(min(years), max(years)) if years else None)
 
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:
@@ -111,15 +120,16 @@ class FakeReads:
 
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
         self._note("venue_years", conference, year)
-        per_year: dict[int, Counter] = {}
+        per_year: dict[int, list[Paper]] = {}
         for p in self.papers:
             if p.conference == conference and (year is None or p.year == year):
-                per_year.setdefault(p.year, Counter())[p.status_raw] += 1
-        return [venue_year(conference, y, counts) for y, counts in sorted(per_year.items())]
+                per_year.setdefault(p.year, []).append(p)
+        return [venue_year(conference, y, Counter(p.status_raw for p in papers), coverage=_coverage(papers),
+                           scores=_scores(conference, papers)) for y, papers in sorted(per_year.items())]
 
-    def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
+    def feed(self, req: SearchRequest) -> list[Paper]:
         self._note("feed", req)
-        return [(p, "2025-01-02T03:04:05+00:00") for p in sorted(self._matching(req), key=lambda p: -p.year)]
+        return sorted(self._matching(req), key=lambda p: -p.year)
 
     def paper(self, paper_id: str) -> Paper | None:
         self._note("paper", paper_id)
@@ -179,6 +189,29 @@ class FakeReads:
     def ready(self) -> bool:
         self._note("ready")
         return True
+
+
+def _coverage(papers: list[Paper]) -> Coverage:
+    return Coverage(abstracts=sum(bool(p.abstract) for p in papers), affiliations=sum(bool(p.affiliations) for p in papers),
+                    citations=sum(p.citations is not None for p in papers),
+                    reviews=sum(p.rating_avg is not None for p in papers), code=sum(p.has_code for p in papers))
+
+
+def _scores(conference: str, papers: list[Paper]) -> ScoreHistogram:
+    """Mean ratings by decision in half-point bins, as Elasticsearch's histogram gives them (empty bins between)."""
+    rated = [p for p in papers if p.rating_avg is not None]
+    if not rated:
+        return ScoreHistogram(SCORE_FIELD, BIN_WIDTH, (), ())
+    low = math.floor(min(p.rating_avg for p in rated) / BIN_WIDTH)
+    high = math.floor(max(p.rating_avg for p in rated) / BIN_WIDTH)
+    bins = []
+    for k in range(low, high + 1):
+        inside = [p for p in rated if math.floor(p.rating_avg / BIN_WIDTH) == k]
+        bins.append(ScoreBin(k * BIN_WIDTH, (k + 1) * BIN_WIDTH, dict(Counter(decision(conference, p.status_raw)
+                                                                               for p in inside))))
+    present = sorted({d for b in bins for d in b.counts}, key=lambda d: (d not in DECISIONS, DECISIONS.index(d)
+                                                                          if d in DECISIONS else 0, d))
+    return ScoreHistogram(SCORE_FIELD, BIN_WIDTH, tuple(bins), tuple(present))
 
 
 def fake_settings(**overrides: str):

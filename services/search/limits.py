@@ -24,5 +24,7 @@ NEWEST_MIN_PAPERS = 20     # a conference-year leads the front page only with th
 NEWEST_MIN_ABSTRACTS = 0.5  # ... and, when an edition of the same year has abstracts for this share of its
                            # papers, only such an edition (never a title-only list before a covered one)
 MAX_SIMILAR_TEXT = 5000    # characters of the text "papers like this" embeds (POST /api/v1/similar, /similar)
+MAX_SHARED_URL = 3000      # bytes of a shareable ``/similar?text=…`` link (gunicorn reads request lines of 4,094);
+                           # a longer text is sent by POST and its results have no link
 SEMANTIC_K = 100           # nearest neighbours a semantic search ranks and counts facets over (more when paged deeper)
 SEMANTIC_CANDIDATES = 200  # HNSW candidates per shard: recall against latency

@@ -170,18 +170,17 @@ class PaperSearch:
         return shape_venue(conference, aggregate(self._aggregate, lambda buckets: venue_body(conference, year, buckets)))
 
     @translating
-    def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
-        """A page of the result set with each paper's index time (ISO 8601, when recorded)."""
+    def feed(self, req: SearchRequest) -> list[Paper]:
+        """A page of the result set, without facets, highlights or suggestions (a feed's entries)."""
         entries, total = self._feed(req)
         meant = self._meant_request(req, total)
         return entries if meant is req else self._feed(meant)[0]
 
-    def _feed(self, req: SearchRequest) -> tuple[list[tuple[Paper, str | None]], int]:
-        body = build_search(req, facets=False, highlight=False, source=[*SUMMARY_FIELDS, "indexed_at"])
+    def _feed(self, req: SearchRequest) -> tuple[list[Paper], int]:
+        body = build_search(req, facets=False, highlight=False)
         body.pop("suggest", None)
         resp = self._search(**body)
-        return ([(from_source(h["_source"]), h["_source"].get("indexed_at")) for h in resp["hits"]["hits"]],
-                resp["hits"]["total"]["value"])
+        return [from_source(h["_source"]) for h in resp["hits"]["hits"]], resp["hits"]["total"]["value"]
 
     def _aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
         return self._search(**body).body

@@ -58,6 +58,11 @@ def toggle(req: SearchRequest, facet: str, value: str) -> str:
     return url_with(results_path(), req, **{facet: selected or None, "page": None})
 
 
+def similar_url(req: SearchRequest, text: str) -> str:
+    """The ``/similar`` page of a text and its filters, as a link (GET); the page's order is the text's own."""
+    return url_with(url_for("like_text.page"), req, mode=None, text=text)
+
+
 def feed_url(req: SearchRequest) -> str:
     """The Atom feed of a search (order and paging are the feed's own)."""
     return url_with(url_for("feeds.search_feed"), req, page=None, sort=None, page_size=None)

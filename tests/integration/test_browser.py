@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import re
 import tempfile
+from datetime import date
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
+
+from services.search.limits import MAX_SHARED_URL
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
@@ -493,6 +496,12 @@ def test_papers_like_my_abstract(browser_context):
     titles = page.locator(".paper-list .paper-title a").all_inner_texts()
     assert title in titles[:3]  # its own abstract finds the paper among the nearest
     _screenshot(page, "similar-results")
+    if len(urlencode({"text": abstract.strip()})) < MAX_SHARED_URL - 100:
+        # The form posts, and is answered with its results' link: the address bar can be shared.
+        expect(page).to_have_url(re.compile(r"/similar\?text="))
+        shared = browser_context()
+        shared.goto(page.locator(".share-link a").get_attribute("href"))
+        assert shared.locator(".paper-list .paper-title a").all_inner_texts() == titles
     assert page.errors == []
 
 
@@ -526,6 +535,7 @@ def test_a_pasted_paragraph_leads_to_papers_like_it(browser_context):
     page.get_by_role("button", name="Find papers like this text").click()
     expect(page.locator(".paper-list .paper-title a").first).to_be_visible()
     assert page.locator("#similar-text").input_value().strip() == text.strip()
+    expect(page.locator(".share-link a")).to_have_attribute("href", re.compile(r"^/similar\?text=We\+propose"))
     _screenshot(page, "long-paste-narrow")
     assert page.errors == []
 
@@ -562,4 +572,62 @@ def test_phone_autocomplete_cuts_long_titles_in_the_middle(browser_context):
         assert tail and title.startswith(head) and title.endswith(tail), (shown, title)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     _screenshot(page, "autocomplete-narrow")
+    assert page.errors == []
+
+
+# Each chart text's box, in the chart's own units, and its font size: what "a label is cut" or "two labels
+# overlap" is measured on, with the fonts the browser really draws.
+_CHART_TEXTS = """svg => [...svg.querySelectorAll("text")].map(t => {
+  const b = t.getBBox();
+  return {text: [...t.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join("").trim(),
+          x: b.x, y: b.y, right: b.x + b.width, bottom: b.y + b.height, end: t.getAttribute("text-anchor") === "end"};
+})"""
+
+
+def _check_chart(page, selector: str) -> list[dict]:
+    svg = page.locator(selector)
+    expect(svg).to_be_visible()
+    view = svg.evaluate("s => { const v = s.viewBox.baseVal; return [v.width, v.height]; }")
+    texts = svg.evaluate(_CHART_TEXTS)
+    assert texts, selector
+    for t in texts:  # inside the chart: nothing cut at an edge
+        assert t["x"] >= -0.5 and t["y"] >= -0.5 and t["right"] <= view[0] + 0.5 and t["bottom"] <= view[1] + 0.5, \
+            (selector, t, view)
+    for i, a in enumerate(texts):  # and no two labels drawn over each other
+        for b in texts[i + 1:]:
+            apart = a["right"] <= b["x"] + 0.5 or b["right"] <= a["x"] + 0.5 or \
+                a["bottom"] <= b["y"] + 0.5 or b["bottom"] <= a["y"] + 0.5
+            assert apart, (selector, a, b)
+    return texts
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+def test_chart_labels_are_whole_and_the_axes_true_to_time(browser_context, width, height):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser_context(width=width, height=height)
+    page.goto("/search?q=learning")
+    page.locator("details.trends > summary").click()
+    bars = _check_chart(page, "svg#trend-conferences")
+    grid = _check_chart(page, "svg#trend-topics")
+    cells = page.locator("svg#trend-topics rect").evaluate_all("rs => Math.min(...rs.map(r => r.getBBox().x))")
+    names = [t for t in grid if t["end"] and not t["text"].isdigit()]  # the topic names (a last year may end too)
+    assert names and all(t["right"] <= cells + 0.5 for t in names)  # they end before the first cell
+    assert all("…" not in t["text"] for t in bars + grid)
+    for texts in (bars, grid):
+        # Labelled every n-th year, at even steps: a year takes the same room whether it has papers or not.
+        shown = [t for t in texts if t["text"].isdigit() and not t["end"]]
+        years = [int(t["text"]) for t in shown]
+        assert years == sorted(years) and len(set(b - a for a, b in zip(years, years[1:], strict=False))) <= 1, years
+        centres = [(t["x"] + t["right"]) / 2 for t in shown]
+        steps = [b - a for a, b in zip(centres, centres[1:], strict=False)]
+        assert not steps or max(steps) - min(steps) <= 1.0, steps
+    if max(int(t["text"]) for t in bars if t["text"].isdigit()) >= date.today().year:
+        assert any(t["text"].endswith(" so far") for t in bars)  # the legend's key to the lighter, dashed bar
+        assert any(t["text"] == "so far" for t in grid)  # over the heat map's last column
+    page.locator("details.trends").screenshot(path=str(SHOTS / f"trends-{width}.png"))
+    page.goto("/conferences/iclr")
+    page.locator("details.venue-fold > summary").click()
+    rates = _check_chart(page, "svg#venue-years")
+    assert any(t["text"].endswith("%") for t in rates)
+    page.locator("section.venue-stats").screenshot(path=str(SHOTS / f"venue-years-{width}.png"))
     assert page.errors == []

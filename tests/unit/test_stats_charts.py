@@ -1,13 +1,10 @@
-"""Venue arithmetic, trend bodies and chart geometry, without Elasticsearch."""
+"""Venue arithmetic and trend bodies, without Elasticsearch (the charts: tests/unit/web/render/test_charts.py)."""
 
 from __future__ import annotations
-
-import pytest
 
 from services.search.request import parse_request
 from services.search.search_body import build_search, result_query
 from services.search.stats import Coverage, left_out, shape_trends, trends_body, venue_body, venue_year
-from services.web.render import charts
 
 
 def test_venue_year_reads_raw_statuses_through_the_catalogue():
@@ -114,29 +111,3 @@ def test_shape_trends_rows_are_sorted_by_year_then_key():
     assert t.by_year == ((2019, 2), (2020, 3))
     assert t.by_conference_year == (("iclr", 2019, 2), ("icml", 2020, 3))
     assert t.years == (2019, 2020)
-
-
-@pytest.mark.parametrize("top,step", [(0, 1), (3, 1), (7, 2), (10, 5), (1261, 500), (99_999, 50_000)])
-def test_nice_step(top, step):
-    assert charts.nice_step(top) == step
-
-
-def test_stacked_bars_stack_to_the_year_total_and_link_each_segment():
-    counts = {("iclr", 2019): 10, ("icml", 2019): 30, ("iclr", 2020): 40}
-    chart = charts.stacked_years(counts, ["iclr", "icml"], str.upper, lambda c, y: f"/c/{c}/{y}",
-                                 lambda y: f"/y/{y}", label="x")
-    assert [m.href for m in chart.marks] == ["/c/iclr/2019", "/c/icml/2019", "/c/iclr/2020"]
-    bottom = chart.grid[0][0]
-    per_unit = chart.marks[0].height / 10
-    assert chart.marks[1].height == pytest.approx(30 * per_unit, abs=0.02)
-    assert chart.marks[1].y == pytest.approx(bottom - 40 * per_unit, abs=0.05)  # stacked on the first
-    assert chart.marks[2].height == pytest.approx(40 * per_unit, abs=0.02)
-    assert [t.href for t in chart.texts] == ["/y/2019", "/y/2020"]
-    assert "2019" in chart.description and "40" in chart.description
-
-
-def test_acceptance_chart_says_n_a_without_rejections():
-    chart = charts.accepted_vs_submitted([(2018, 300, 1000, 0.3), (2019, 500, None, None)], lambda y: f"/{y}",
-                                         label="x")
-    assert [t.text for t in chart.texts if not t.href] == ["30%", "n/a"]
-    assert len(chart.marks) == 3  # no submissions bar where they are unknown

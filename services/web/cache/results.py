@@ -70,8 +70,8 @@ class CachedSearch:
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
         return self._read("venue_years", list[VenueYear], self.service.venue_years, conference, year)
 
-    def feed(self, req: SearchRequest) -> list[tuple[Paper, str | None]]:
-        return self._read("feed", list[tuple[Paper, str | None]], self.service.feed, req)
+    def feed(self, req: SearchRequest) -> list[Paper]:
+        return self._read("feed", list[Paper], self.service.feed, req)
 
     def paper(self, paper_id: str) -> Paper | None:
         return self._read("paper", Paper | None, self.service.paper, paper_id)

@@ -9,6 +9,7 @@ nested models field by field. Views ``jsonify`` what these return; exports reuse
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from flask import url_for
@@ -19,7 +20,8 @@ from services.search.model import Paper
 from services.search.reads import Suggestion
 from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
-from services.search.stats import Trends, VenueYear
+from services.search.score_histogram import ScoreHistogram
+from services.search.stats import ACCEPTANCE_RATE_DEFINITION, LACKS, Trends, VenueYear
 
 from ..urls import absolute_url
 from . import schemas
@@ -50,6 +52,10 @@ def _summary(paper: Paper) -> Json:
         "citations": paper.citations,
         "links": paper.links.present(),
         "url": absolute_url("pages.paper", paper_id=paper.paper_id),
+        "kind": conferences.lookup(paper.conference).kind,
+        "affiliations": paper.affiliations,
+        "affiliations_aligned": paper.affiliations_aligned,
+        "rating_avg": paper.rating_avg,
     }
 
 
@@ -66,6 +72,9 @@ def paper_json(paper: Paper, *, full: bool = False) -> Json:
         "primary_area": paper.primary_area,
         "status_raw": paper.status_raw,
         "award": paper.award,
+        "reviews": [{"criterion": r.criterion, "label": r.label, "mean": r.mean, "scores": r.scores}
+                    for r in paper.reviews],
+        "publication": paper.publication.model_dump(),
         "bibtex": bibtex.entry(paper),
     })
 
@@ -149,6 +158,16 @@ def venue_json(v: VenueYear) -> Json:
         "year": v.year, "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
         "accepted": v.accepted, "oral": v.oral, "spotlight": v.spotlight, "poster": v.poster,
         "rejected": v.rejected, "withdrawn": v.withdrawn, "decided": v.decided,
-        "other_programmes": v.other_programmes, "rejections_listed": v.rejections_listed,
-        "submissions": v.submissions, "acceptance_rate": v.acceptance_rate,
+        "undecided": v.undecided, "other_programmes": v.other_programmes,
+        "rejections_listed": v.rejections_listed, "submissions": v.submissions,
+        "acceptance_rate": v.acceptance_rate, "acceptance_rate_definition": ACCEPTANCE_RATE_DEFINITION,
+        "lacks": [{"code": name, "label": LACKS[name]} for name in v.lacks],
+        "coverage": dataclasses.asdict(v.coverage) if v.coverage else None,
+        "score_histogram": _score_histogram(v.scores) if v.scores else None,
     })
+
+
+def _score_histogram(h: ScoreHistogram) -> Json:
+    return {"score": h.field, "bin_width": h.width, "total": h.total, "decisions": list(h.decisions),
+            "by_decision": h.by_decision(),
+            "bins": [{"low": b.low, "high": b.high, "total": b.total, "counts": b.counts} for b in h.bins]}

@@ -15,11 +15,6 @@ from services.search.stats import Trends
 from ..urls import absolute_url
 from .answers import paper_json
 
-
-def _bibtex(papers: Sequence[Paper]) -> str:
-    return "\n\n".join(bibtex.entry(p) for p in papers) + "\n"
-
-
 _FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
@@ -49,7 +44,7 @@ def _json(papers: Sequence[Paper]) -> str:
 
 # format -> (mimetype, file extension, writer)
 EXPORT_FORMATS: dict[str, tuple[str, str, Callable[[Sequence[Paper]], str]]] = {
-    "bibtex": ("application/x-bibtex; charset=utf-8", "bib", _bibtex),
+    "bibtex": ("application/x-bibtex; charset=utf-8", "bib", bibtex.bibliography),  # each key used once
     "csv": ("text/csv; charset=utf-8", "csv", _csv),
     "json": ("application/json", "json", _json),
 }

@@ -1,18 +1,20 @@
 """Atom 1.0 entries of a search's result set (the feed's route: :mod:`..views.feeds`).
 
 Ids and links are absolute URLs built from ``PAPERLIST_PUBLIC_URL``; text is cleared of
-what XML 1.0 cannot carry.
+what XML 1.0 cannot carry. An entry is dated by its paper: the month its conference is
+held (:func:`~services.search.conferences.held_on`), never the time it was indexed, so a
+rebuild of the index does not make old papers look new.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 from flask import render_template, url_for
 
-from services.search import taxonomy
+from services.search import conferences, taxonomy
 from services.search.model import Paper
 from services.search.request import SearchRequest
 
@@ -29,7 +31,8 @@ class Entry:
     id: str
     title: str
     link: str
-    updated: str  # RFC 3339 in UTC, so the latest is the largest string
+    published: str  # RFC 3339 in UTC, so the latest is the largest string
+    updated: str  # the same: a paper is not revised once its venue-year is out
     authors: list[str]
     summary: str
     categories: list[tuple[str, str]]  # (term, label)
@@ -39,25 +42,22 @@ def xml_text(value: str) -> str:
     return _NOT_XML.sub("", value)
 
 
-def rfc3339(when: datetime) -> str:
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def rfc3339(when: date) -> str:
+    """A day as an RFC 3339 time: its midnight in UTC."""
+    return datetime(when.year, when.month, when.day, tzinfo=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def updated(paper: Paper, indexed_at: str | None) -> str:
-    """When the paper entered the index; Jan 1 of its year where that was not recorded."""
-    if indexed_at:
-        try:
-            stamp = datetime.fromisoformat(indexed_at)
-            return rfc3339(stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc))
-        except ValueError:
-            pass
-    return rfc3339(datetime(max(paper.year, 1), 1, 1, tzinfo=timezone.utc))
+def published(paper: Paper) -> str:
+    """The paper's date: the 1st of the month its conference-year is held (January for a journal's volume
+    year and for venues whose month the catalogue does not know)."""
+    return rfc3339(conferences.held_on(paper.conference, paper.year))
 
 
-def entry(paper: Paper, indexed_at: str | None) -> Entry:
+def entry(paper: Paper) -> Entry:
     link = absolute_url("pages.paper", paper_id=paper.paper_id)
     topics = [(t, taxonomy.label(t)) for t in paper.topics]
-    return Entry(id=link, title=xml_text(paper.title), link=link, updated=updated(paper, indexed_at),
+    dated = published(paper)
+    return Entry(id=link, title=xml_text(paper.title), link=link, published=dated, updated=dated,
                  authors=[xml_text(a) for a in paper.author_names],
                  summary=xml_text(paper.abstract or paper.tldr),
                  categories=[(paper.conference, xml_text(paper.conference_name)), *topics])
@@ -73,9 +73,9 @@ def describe(req: SearchRequest) -> str:
     return xml_text("paperlist — " + (" · ".join(parts) or "all papers"))
 
 
-def atom(req: SearchRequest, found: list[tuple[Paper, str | None]]) -> str:
-    """The feed document of ``req`` from its papers (newest first) and their index times."""
-    entries = [entry(paper, indexed_at) for paper, indexed_at in found]
+def atom(req: SearchRequest, papers: list[Paper]) -> str:
+    """The feed document of ``req`` from its papers (newest first); it is as new as its newest entry."""
+    entries = [entry(paper) for paper in papers]
     return render_template(
         "feed.atom.xml", entries=entries, title=describe(req),
         self_url=public_url(feed_url(req)),

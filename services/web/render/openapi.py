@@ -194,7 +194,8 @@ def openapi_document() -> dict:
                     "application/json": {"schema": {"$ref": REF.format(model="Stats")}},
                     "text/csv": {"schema": {"type": "string"}}})}},
             "/api/v1/venues/{slug}/{year}": {"get": {
-                "summary": "Venue statistics of a conference-year: records by status, acceptance rate",
+                "summary": "Venue statistics of a conference-year: records by status, the acceptance rate and its "
+                           "definition, what the source lacks, review scores by decision",
                 "operationId": "venue",
                 "parameters": [{"name": "slug", "in": "path", "required": True,
                                 "schema": {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS}},

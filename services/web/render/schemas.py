@@ -12,13 +12,16 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from services.search.catalogue import VENUE_KINDS
 from services.search.corrections import HINTS
 from services.search.limits import MAX_PAGE_SIZE
 from services.search.model import STATUSES, Author
 from services.search.reads import SUGGESTION_KINDS
+from services.search.stats import LACKS
 
 Count = Annotated[int, Field(ge=0)]
 Status = Literal[STATUSES]  # type: ignore[valid-type]
+Kind = Literal[VENUE_KINDS]  # type: ignore[valid-type]
 # IRIs: links come from the sources as published and may hold non-ASCII characters.
 Iri = Annotated[str, WithJsonSchema({"type": "string", "format": "iri"})]
 
@@ -55,6 +58,12 @@ class PaperSummary(Answer):
     citations: int | None
     links: dict[str, Iri]
     url: str
+    kind: Kind = Field(description="The venue's kind: conference, journal or workshop.")
+    affiliations: list[str] = Field(
+        description="Distinct affiliations in author order; where the source does not say whose they are, "
+                    "the paper's own list (affiliations_aligned is false).")
+    affiliations_aligned: bool = Field(description="Whether authors_detail gives each author's affiliation.")
+    rating_avg: float | None = Field(description="The reviews' mean rating, where the source has review scores.")
 
 
 class Highlight(Answer):
@@ -66,6 +75,21 @@ class Hit(PaperSummary):
     highlight: Highlight
 
 
+class ReviewScore(Answer):
+    criterion: str = Field(description="What the reviewers scored, as the source names it (rating, confidence, ...).")
+    label: str
+    mean: float
+    scores: list[float] = Field(description="Each reviewer's score, where the source lists them.")
+
+
+class Publication(Answer):
+    """Where the proceedings or the journal print the paper, as its source says; "" when unknown."""
+
+    pages: str
+    volume: str
+    publisher: str
+
+
 class Paper(PaperSummary):
     authors_detail: list[Author]
     abstract: str
@@ -74,6 +98,8 @@ class Paper(PaperSummary):
     primary_area: str
     status_raw: str
     award: bool
+    reviews: list[ReviewScore] = Field(description="Review scores by criterion; empty when the source has none.")
+    publication: Publication
     bibtex: str
 
 
@@ -166,11 +192,43 @@ class Stats(Answer):
     by_topic_year: list[TopicYearCount] = Field(description="Papers per topic and year; a paper counts once per topic.")
 
 
+class Lack(Answer):
+    code: Literal[tuple(LACKS)]  # type: ignore[valid-type]
+    label: str
+
+
+class Coverage(Answer):
+    """Records of the venue-year having each kind of data."""
+
+    abstracts: Count
+    affiliations: Count
+    citations: Count
+    reviews: Count = Field(description="Records with a mean review rating (the score histogram counts these).")
+    code: Count
+
+
+class ScoreBin(Answer):
+    low: float
+    high: float
+    total: Count
+    counts: dict[str, Count] = Field(description="Papers of this bin by decision (decisions without papers left out).")
+
+
+class ScoreHistogram(Answer):
+    score: str = Field(description="The score binned: the mean review rating (rating_avg).")
+    bin_width: float
+    total: Count = Field(description="Papers with a rating; the bins sum to it.")
+    decisions: list[str] = Field(
+        description="The decisions present, in display order: tiers, accepted, side programmes, rejected "
+                    "(desk rejections too), withdrawn, undecided.")
+    by_decision: dict[str, Count]
+    bins: list[ScoreBin] = Field(description="Lowest first; empty bins between the lowest and the highest kept.")
+
+
 class Venue(Answer):
     conference: str
     conference_name: str
-    kind: Literal["conference", "journal", "workshop"] = Field(
-        description="conference, journal or workshop: a journal has no submissions or rate")
+    kind: Kind = Field(description="conference, journal or workshop: a journal has no submissions or rate")
     year: int
     papers: Count
     by_status: dict[str, Count] = Field(
@@ -183,11 +241,20 @@ class Venue(Answer):
     rejected: Count
     withdrawn: Count
     decided: Count
+    undecided: Count = Field(description="Main-track records with no decision (nor withdrawn): in no count of the rate.")
     other_programmes: Count
     rejections_listed: bool
-    submissions: Count | None = Field(description="Main-track submissions; null when the source lists no rejections.")
+    submissions: Count | None = Field(
+        description="Main-track submissions: accepted, rejected (desk rejections too) and withdrawn, the acceptance "
+                    "rate's denominator; null when the source lists no rejections, and for a journal.")
     acceptance_rate: Annotated[float, Field(ge=0, le=1)] | None = Field(
-        description="Accepted / decided main-track submissions; null when the source lists no rejections.")
+        description="accepted / submissions (acceptance_rate_definition); null when the source lists no "
+                    "rejections, and for a journal.")
+    acceptance_rate_definition: str
+    lacks: list[Lack] = Field(description="What the source has none of for this venue-year.")
+    coverage: Coverage | None = Field(description="What the source has, counted; null when not counted.")
+    score_histogram: ScoreHistogram | None = Field(
+        description="Mean review ratings by decision; null when no paper of the venue-year has review scores.")
 
 
 class Exported(Answer):
@@ -210,4 +277,5 @@ class ReindexQueued(Answer):
 
 # The models the document names (components/schemas), in the order people read them.
 COMPONENTS: tuple[type[Answer], ...] = (Error, Topic, PaperSummary, Hit, Paper, FacetValue, FacetCounts,
-                                        SearchResponse, SimilarPapers, Suggestions, Stats, Venue, Exported, ReindexQueued)
+                                        SearchResponse, SimilarPapers, Suggestions, Stats, Venue, ScoreHistogram,
+                                        Exported, ReindexQueued)

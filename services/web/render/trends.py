@@ -83,7 +83,10 @@ def venue_context(slug: str, years: list[VenueYear], year: int | None = None) ->
     return {"venue_years": years, "venue_chart": acceptance_chart(slug, years)} if years else {}
 
 
-def acceptance_chart(slug: str, years: list[VenueYear]) -> charts.Chart:
+def acceptance_chart(slug: str, years: list[VenueYear]) -> charts.Chart | None:
+    """Accepted against submitted per year; none for a journal, nor where no year's source lists rejections."""
+    if not any(v.acceptance_rate is not None for v in years):
+        return None
     return charts.accepted_vs_submitted(
         [(v.year, v.accepted, v.submissions, v.acceptance_rate) for v in years],
         lambda y: url_for("pages.conference_year", slug=slug, year=y),

@@ -24,5 +24,5 @@ bp = Blueprint("feeds", __name__)
 @policy()
 def search_feed():
     req = search_request()
-    found = extensions.reads().feed(replace(req, sort="newest", page=1, page_size=FEED_ENTRIES, search_after=None))
-    return Response(atom(req, found), mimetype="application/atom+xml")
+    papers = extensions.reads().feed(replace(req, sort="newest", page=1, page_size=FEED_ENTRIES, search_after=None))
+    return Response(atom(req, papers), mimetype="application/atom+xml")

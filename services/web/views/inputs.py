@@ -15,6 +15,7 @@ from typing import Any
 from flask import abort, request
 from werkzeug.datastructures import MultiDict
 
+from services.search import conferences
 from services.search.errors import InvalidRequest
 from services.search.facets import FACETS
 from services.search.limits import DEFAULT_PAGE_SIZE, MAX_PAPER_ID, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX, MAX_WINDOW
@@ -54,6 +55,14 @@ def asks_other_page(req: SearchRequest) -> bool:
     """Does the URL name its page otherwise than ``req`` reads it (clamped, or spelled "02")?"""
     requested = request.args.get("page", "1").strip()
     return whole_number(requested) is not None and requested != str(req.page)
+
+
+def one_venue_year(req: SearchRequest) -> tuple[str, int] | None:
+    """The conference-year a search is narrowed to (one conference and one single year selected), if any."""
+    chosen, years = req.selected("conference"), req.filters.get("year", ())
+    if len(chosen) == 1 and len(years) == 1 and years[0][0] == years[0][1]:
+        return conferences.canonical_slug(chosen[0]), years[0][0]
+    return None
 
 
 def one_of(name: str, choices: Collection[str], default: str, *, blank_is_default: bool = False) -> str:

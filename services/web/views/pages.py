@@ -7,13 +7,15 @@ from flask import Blueprint, abort, jsonify, make_response, redirect, render_tem
 from services.search import bibtex, conferences, taxonomy
 from services.search.errors import SearchUnavailable
 from services.search.request import SearchRequest
+from services.search.sorting import DEFAULT_SORT, effective_sort
+from services.search.stats import VenueYear
 
 from .. import extensions
 from ..policy import policy
 from ..render import trends as trends_render
 from ..render.openapi import openapi_document
 from ..urls import public_url, url_with
-from .inputs import asks_other_page, page_request, paper_or_404, search_request
+from .inputs import asks_other_page, one_venue_year, page_request, paper_or_404, search_request
 
 bp = Blueprint("pages", __name__)
 
@@ -30,6 +32,31 @@ def trends_of(req: SearchRequest, total: int) -> trends_render.TrendsView | None
     return trends_render.trends_view(req, extensions.reads().trends(req)) if total else None
 
 
+def shown_sort(req: SearchRequest) -> str:
+    """The order a results page says it runs in: the request's, or without query words the browse
+    order — within one year "Orals first" (tier, then title; A-Z for a journal, which has no tiers),
+    else newest first."""
+    if req.sort != DEFAULT_SORT or not req.parsed.is_empty:
+        return req.sort
+    years = req.filters.get("year", ())
+    if len(years) == 1 and years[0].low == years[0].high:
+        venue = one_venue_year(req)
+        return "title" if venue and conferences.lookup(venue[0]).is_journal else "tier"
+    return effective_sort(req.sort, False)
+
+
+def narrowed_to(req: SearchRequest, venue: VenueYear | None) -> VenueYear | None:
+    """The statistics of the one conference-year a search is narrowed to (its status facet says what the
+    source lacks); a conference-year page has them already."""
+    wanted = one_venue_year(req)
+    if not wanted:
+        return None
+    if venue and (venue.conference, venue.year) == wanted:
+        return venue
+    found = extensions.reads().venue_years(*wanted)
+    return found[0] if found else None
+
+
 def _render_results(template: str, req: SearchRequest, **context):
     results = extensions.reads().search(req)
     if req.page > results.pages or asks_other_page(req):
@@ -37,7 +64,8 @@ def _render_results(template: str, req: SearchRequest, **context):
         last = min(results.pages, req.page)
         return redirect(url_with(request.path, req, page=last if last > 1 else None), code=302)
     req = results.request  # a correction's results are its request's: the page, its links and trends follow them
-    context.update(results=results, req=req, trends=trends_of(req, results.total))
+    context.update(results=results, req=req, trends=trends_of(req, results.total), sort_shown=shown_sort(req),
+                   narrowed=narrowed_to(req, context.get("venue")) if results.total else None)
     if request.args.get("partial") == "1":
         return jsonify(results=render_template("_results.html", **context),
                        facets=render_template("_facets.html", **context),
@@ -170,3 +198,10 @@ def author(name: str):
             return redirect(url_for("pages.author", name=canonical), 302)
         abort(404, description=f"No papers by '{name[:100]}'.")
     return render_template("author.html", profile=profile)
+
+
+@bp.get("/openapi.json")
+@policy(max_age=3600)
+def openapi_moved():
+    """Where clients look for an API's description first: it lives under the API's version."""
+    return redirect(url_for("api.openapi"), code=301)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import csv
 import io
 
+import bibtexparser
 import pytest
-from fake_reads import conforms
+from fake_reads import FakeReads, conforms, fake_app
 
+from services.search import conferences
+from services.search.model import Author, Paper, Publication
 from services.web.render.openapi import openapi_document
 
 
@@ -18,6 +21,21 @@ def test_search_answers_the_documented_shape(fake_client):
     assert data["hits"][0]["url"].startswith("https://papers.example.org/papers/")
     assert data["query"] == {"q": "graph", "filters": {}, "sort": "relevance"}
     assert data["next_search_after"]
+    hit = data["hits"][0]
+    assert hit["kind"] == "conference" and hit["affiliations"] == ["Analytical Engines"] and "reviews" not in hit
+
+
+def test_a_paper_says_its_venues_kind_and_unattributed_affiliations():
+    article = Paper(paper_id="tmlr-2024-x", conference="tmlr", conference_name="TMLR", year=2024, title="An Article",
+                    authors=[Author(name="Grace Hopper")], affiliations=["Navy Lab", "Harvard"],
+                    publication=Publication(pages="1--20", volume="5"), status="accept")
+    client = fake_app(FakeReads(papers=(article,))).test_client()
+    data = client.get("/api/v1/papers/tmlr-2024-x").get_json()
+    conforms(data, "Paper")
+    assert (data["kind"], data["affiliations"], data["affiliations_aligned"]) == ("journal", ["Navy Lab", "Harvard"],
+                                                                                  False)
+    assert data["publication"] == {"pages": "1--20", "volume": "5", "publisher": ""} and data["rating_avg"] is None
+    assert data["bibtex"].startswith("@article{")
 
 
 def test_facet_counts_have_no_hits(fake_client, fake_reads):
@@ -34,6 +52,11 @@ def test_a_paper_and_its_neighbours(fake_client):
     similar = fake_client.get("/api/v1/papers/iclr-2018-p1/similar").get_json()
     conforms(similar, "SimilarPapers")
     assert similar["papers"] and all(p["id"] != "iclr-2018-p1" for p in similar["papers"])
+    assert (paper["kind"], paper["affiliations"], paper["affiliations_aligned"]) == ("conference",
+                                                                                   ["Analytical Engines"], True)
+    assert paper["rating_avg"] == 7.0 and paper["reviews"] == [
+        {"criterion": "rating", "label": "Rating", "mean": 7.0, "scores": [8.0, 6.0, 7.0]}]
+    assert paper["publication"] == {"pages": "", "volume": "", "publisher": ""}
     missing = fake_client.get("/api/v1/papers/nope")
     assert missing.status_code == 404
     conforms(missing.get_json(), "Error")
@@ -59,6 +82,28 @@ def test_exports_are_downloads_that_say_how_many_of_how_many(fake_client, fmt, m
         conforms(resp.get_json(), "Exported")
     if fmt == "csv":
         assert len(list(csv.reader(io.StringIO(resp.get_data(as_text=True))))) == 3
+
+
+def test_a_bibtex_export_uses_each_key_once_and_cites_each_venue_from_the_catalogue():
+    def study(n: int, conference: str, year: int, **more) -> Paper:
+        return Paper(paper_id=f"{conference}-{year}-s{n}", conference=conference, year=year,
+                     conference_name=conferences.label(conference), title=f"A Systematic Study of Preference {n}",
+                     authors=[Author(name="Wei He")], **{"status": "poster", **more})
+
+    papers = (study(1, "neurips", 2025), study(2, "neurips", 2025), study(3, "jmlr", 2025, status="accept"),
+              study(4, "neurips", 2025, publication=Publication(pages="1--9")))
+    client = fake_app(FakeReads(papers=papers)).test_client()
+    text = client.get("/api/v1/export", query_string={"q": "systematic", "format": "bibtex"}).get_data(as_text=True)
+    library = bibtexparser.parse_string(text)
+    assert not library.failed_blocks and len(library.entries) == 4
+    keys = [e.key for e in library.entries]
+    assert keys == ["he2025systematic", "he2025systematicb", "he2025systematicc", "he2025systematicd"]
+    proceedings, article = library.entries[0], library.entries[2]
+    assert proceedings.entry_type == "inproceedings"
+    assert proceedings["booktitle"] == conferences.lookup("neurips").proceedings(2025)
+    assert (article.entry_type, article["journal"], article["volume"]) == (
+        "article", "Journal of Machine Learning Research", "26")
+    assert "booktitle" not in article.fields_dict and library.entries[3]["pages"] == "1--9"
 
 
 def test_head_on_an_export_validates_without_exporting(fake_client, fake_reads):

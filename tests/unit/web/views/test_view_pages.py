@@ -73,6 +73,37 @@ def test_conference_pages_and_their_years(fake_client):
     assert fake_client.get("/conferences/nowhere").status_code == 404
 
 
+NOTE = re.compile(r'<p class="facet-note source-lacks">(.*?)</p>')
+
+
+def test_any_search_narrowed_to_one_venue_year_says_what_its_source_lacks_in_the_status_facet(fake_client, fake_reads):
+    said = "The source lists no rejections for NeurIPS 2024."
+    assert NOTE.findall(_html(fake_client.get("/conferences/neurips/2024"))) == [said]
+    assert NOTE.findall(_html(fake_client.get("/search", query_string={"conference": "NeurIPS", "year": "2024",
+                                                                       "q": "graph"}))) == [said]
+    partial = fake_client.get("/search", query_string={"conference": "neurips", "year": "2024", "partial": "1"})
+    assert NOTE.findall(partial.get_json()["facets"]) == [said]  # what app.js swaps in after a facet click
+    fake_reads.calls.clear()
+    for wider in ({"conference": "neurips"}, {"conference": "neurips", "year": "2021-2024"},
+                  {"conference": ["neurips", "iclr"], "year": "2024"}):
+        assert not NOTE.findall(_html(fake_client.get("/search", query_string=wider))), wider
+    assert fake_reads.called("venue_years") == 0  # nothing asked for a search over several venue-years
+    assert not NOTE.findall(_html(fake_client.get("/search", query_string={"conference": "iclr", "year": "2018"})))
+
+
+@pytest.mark.parametrize("path, query, shown", [
+    ("/conferences/neurips/2024", {}, "tier"),  # one year: orals first, then A-Z (what newest means in one year)
+    ("/search", {"conference": "tmlr", "year": "2024"}, "title"),  # a journal has no tiers: A-Z
+    ("/conferences/neurips", {}, "newest"),
+    ("/search", {"q": "graph"}, "relevance"),
+    ("/search", {"conference": "iclr", "sort": "title"}, "title"),
+])
+def test_the_sort_box_names_the_order_the_page_runs_in(fake_client, path, query, shown):
+    html = _html(fake_client.get(path, query_string=query))
+    assert re.findall(r'<option value="(\w+)" selected>', html) == [shown]
+    assert ('<option value="relevance"' in html) == bool(query.get("q"))
+
+
 def test_a_browse_page_with_filters_of_its_own_becomes_a_search(fake_client):
     resp = fake_client.get("/conferences/iclr", query_string={"q": "graph"})
     assert resp.status_code == 302 and resp.headers["Location"] == "/search?q=graph&conference=iclr"
@@ -96,6 +127,12 @@ def test_api_docs_render_the_openapi_document(fake_client):
     html = _html(fake_client.get("/api/docs"))
     assert 'id="search"' in html and "SearchResponse" in html and "https://papers.example.org/api/v1/search" in html
     assert re.search(r"<code>next_search_after</code>.*?string or null", html, re.S)
+
+
+def test_the_usual_openapi_path_leads_to_the_versioned_document(fake_client):
+    moved = fake_client.get("/openapi.json")
+    assert moved.status_code == 301 and moved.headers["Location"] == "/api/v1/openapi.json"
+    assert fake_client.get(moved.headers["Location"]).get_json()["openapi"].startswith("3.")
 
 
 class _Correcting:

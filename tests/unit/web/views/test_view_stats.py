@@ -37,3 +37,26 @@ def test_a_venue_year(client):
     assert data["rejections_listed"] and data["acceptance_rate"] == 0.5
     assert client.get("/api/v1/venues/iclr/1999").status_code == 404
     assert client.get("/api/v1/venues/iclr/3000").status_code == 400
+
+
+def test_a_venue_year_says_how_its_rate_is_counted_and_what_its_source_lacks(client):
+    data = client.get("/api/v1/venues/iclr/2018").get_json()
+    assert data["submissions"] == data["accepted"] + data["rejected"] + data["withdrawn"] == 2
+    assert data["acceptance_rate_definition"].startswith("accepted / submitted") and data["undecided"] == 0
+    assert data["coverage"] == {"abstracts": 1, "affiliations": 2, "citations": 2, "reviews": 2, "code": 0}
+    # The source has posters only: no oral/spotlight split to lack; abstracts and affiliations it has.
+    assert data["lacks"] == []
+    neurips = client.get("/api/v1/venues/neurips/2024").get_json()
+    conforms(neurips, "Venue")
+    assert [lack["code"] for lack in neurips["lacks"]] == ["rejections", "abstracts"]
+    assert neurips["lacks"][0]["label"] == "no rejections" and neurips["score_histogram"] is None
+
+
+def test_a_venue_years_score_histogram_sums_to_its_papers_with_scores(client):
+    hist = client.get("/api/v1/venues/iclr/2018").get_json()["score_histogram"]
+    assert (hist["score"], hist["bin_width"], hist["decisions"]) == ("rating_avg", 0.5, ["poster", "rejected"])
+    assert hist["total"] == sum(b["total"] for b in hist["bins"]) == 2
+    assert hist["by_decision"] == {"poster": 1, "rejected": 1}
+    # From the reject's 3.5 to the poster's 7.0, every half point in between kept (the axis is true to the scale).
+    assert [b["low"] for b in hist["bins"]] == [3.5 + 0.5 * i for i in range(8)]
+    assert hist["bins"][0]["counts"] == {"rejected": 1} and hist["bins"][-1]["counts"] == {"poster": 1}
