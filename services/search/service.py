@@ -99,25 +99,32 @@ class PaperSearch:
         """What a request whose words matched few papers means: the same words with the last one still
         being typed (``direct preference optim``), or — when they matched nothing — the spelling
         correction's. Decided on counts alone, so that the search, its trends, its export and its feed,
-        each asking this for the same request, all answer the same set.
+        each asking this for the same request, all answer the same set; and decided on the words
+        without the filters, so that narrowing a search by one of its facet values answers exactly the
+        papers that value counted (``robot`` within one keyword is still ``robot``, never ``robot*``).
         """
         meant = Meant(req)
+        words = req.without_filters()
+        if req.filters:
+            matched = self._count(words)
+            if matched >= SUGGEST_BELOW:
+                return meant
         if req.parsed.still_typed():
-            typed = replace(req, expand_last=True)
-            found = self._count(typed)
+            found = self._count(replace(words, expand_last=True))
             if found > matched:
-                meant.request, matched = typed, found
+                meant.request, matched = replace(req, expand_last=True), found
                 if matched >= SUGGEST_BELOW:
                     return meant
         suggest = build_suggest(req)
         correction = suggestion(self._search(size=0, suggest=suggest).body.get("suggest")) if suggest else None
         if correction:
-            corrected = replace(req, q=keep_case(req.q, correction), page=1, search_after=None, autocorrect=True)
-            found = self._count(corrected)
+            corrected_q = keep_case(req.q, correction)
+            found = self._count(replace(words, q=corrected_q, autocorrect=True))
             if req.autocorrect and use_correction(matched, found):
-                meant.request, meant.corrected_from = corrected, req.q
+                meant.request = replace(req, q=corrected_q, page=1, search_after=None, autocorrect=True)
+                meant.corrected_from = req.q
             elif found:  # "did you mean" only where it leads somewhere
-                meant.suggestion = corrected.q
+                meant.suggestion = corrected_q
         return meant
 
     def _meant_request(self, req: SearchRequest, matched: int) -> SearchRequest:
