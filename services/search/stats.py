@@ -154,7 +154,7 @@ class VenueYear:
         denominator; None when the source lists no rejections, and for a journal."""
         if not self.rejections_listed or self.is_journal:
             return None
-        return self.accepted + self.rejected + self.withdrawn
+        return self.decided
 
     @property
     def acceptance_rate(self) -> float | None:
@@ -216,7 +216,7 @@ def venue_year(conference: str, year: int, raw_counts: Mapping[str, int], *, cov
             continue
         counts["withdrawn"] += n if name == "withdrawn" else 0
         counts["undecided"] += n if not outcome.decided and name != "withdrawn" else 0
-        counts["decided"] += n if outcome.decided else 0
+        counts["decided"] += n if outcome.decided or name == "withdrawn" else 0  # a withdrawal decides too
         counts["rejected"] += n if outcome.decided and not outcome.accepted else 0
         if outcome.accepted:
             counts["accepted"] += n

@@ -57,7 +57,7 @@ def expected(files: list[Path], rejected: set[tuple[str, int]]) -> dict[int, dic
             numbers["submissions"] += n * (outcome.decided or withdrawn)
             numbers["accepted"] += n * outcome.accepted
             numbers["rejected"] += n * (outcome.decided and not outcome.accepted)
-            numbers["decided"] += n * outcome.decided
+            numbers["decided"] += n * (outcome.decided or withdrawn)  # the contract's accepted / decided
             for tier in ("oral", "spotlight", "poster"):
                 numbers[tier] += n * (outcome.accepted and outcome.tier == tier)
         out[year] = {"papers": sum(statuses.values()),
@@ -84,6 +84,7 @@ def _ingest_and_compare(settings, celery_app, es, redis_client, files, tmp_path)
             if numbers["rejected"]:
                 assert got["submissions"] == numbers["submissions"], year
                 assert got["acceptance_rate"] == round(numbers["accepted"] / numbers["submissions"], 4), year
+                assert got["acceptance_rate"] == round(got["accepted"] / got["decided"], 4), year
             else:  # an accepted-only list: no submissions, no (fake 100%) rate
                 assert got["submissions"] is None and got["acceptance_rate"] is None, year
                 assert got["rejections_listed"] is False

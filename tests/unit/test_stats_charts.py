@@ -11,10 +11,10 @@ def test_venue_year_reads_raw_statuses_through_the_catalogue():
     v = venue_year("iclr", 2018, {"Poster": 22, "Oral": 2, "Reject": 27, "Workshop": 7, "Withdraw": 4,
                                   "Active": 2, "": 1})
     assert (v.papers, v.accepted, v.oral, v.poster, v.spotlight) == (65, 24, 2, 22, 0)
-    assert (v.rejected, v.decided, v.withdrawn, v.other_programmes) == (27, 51, 4, 7)
+    assert (v.rejected, v.decided, v.withdrawn, v.other_programmes) == (27, 55, 4, 7)  # withdrawals decide
     # Submitted: accepted, rejected and withdrawn; workshop papers are no main-track submissions and
     # undecided ones ("Active", no status) are in no count.
-    assert v.rejections_listed and v.submissions == 24 + 27 + 4 and v.undecided == 3
+    assert v.rejections_listed and v.submissions == v.decided == 24 + 27 + 4 and v.undecided == 3
     assert v.acceptance_rate == round(24 / 55, 4)
     assert v.by_status["(none)"] == 1 and list(v.by_status)[0] == "Reject"  # most first
     assert v.by_outcome["workshop"] == 7 and v.by_outcome["reject"] == 27

@@ -240,7 +240,8 @@ class Venue(Answer):
     poster: Count
     rejected: Count
     withdrawn: Count
-    decided: Count
+    decided: Count = Field(description="Main-track records with an outcome: accepted, rejected (desk rejections too) "
+                                       "and withdrawn.")
     undecided: Count = Field(description="Main-track records with no decision (nor withdrawn): in no count of the rate.")
     other_programmes: Count
     rejections_listed: bool
@@ -248,7 +249,8 @@ class Venue(Answer):
         description="Main-track submissions: accepted, rejected (desk rejections too) and withdrawn, the acceptance "
                     "rate's denominator; null when the source lists no rejections, and for a journal.")
     acceptance_rate: Annotated[float, Field(ge=0, le=1)] | None = Field(
-        description="accepted / submissions (acceptance_rate_definition); null when the source lists no "
+        description="accepted / decided, that is accepted / submissions (acceptance_rate_definition); null when the "
+                    "source lists no "
                     "rejections, and for a journal.")
     acceptance_rate_definition: str
     lacks: list[Lack] = Field(description="What the source has none of for this venue-year.")
