@@ -33,10 +33,14 @@ _PER_YEAR = {"histogram": {"field": "year", "interval": 1, "min_doc_count": 1}}
 # How the acceptance rate is defined, for pages and the API to show beside the figure.
 ACCEPTANCE_RATE_DEFINITION = "accepted / submitted, where submitted counts accepted, rejected, desk-rejected " \
                              "and withdrawn main-track papers"
+# Above this share accepted, a list's rejections are only some of them (OpenReview shows NeurIPS'
+# rejected papers only where their authors opted in: 95% "accepted"), never a venue's real rate.
+MAX_CREDIBLE_RATE = 0.8
 # What a venue-year's source may lack, each said when the source has none of it.
 LACKS = {
     "tiers": "no oral/spotlight/poster tiers",
     "rejections": "no rejections",
+    "all_rejections": "only some of its rejections, too few for an acceptance rate",
     "affiliations": "no affiliations",
     "abstracts": "no abstracts",
     "citations": "no citation counts",
@@ -149,17 +153,23 @@ class VenueYear:
         return self.rejected > 0
 
     @property
+    def rejections_complete(self) -> bool:
+        """Are the listed rejections all of them, as far as the figures tell? Not when they leave more
+        than :data:`MAX_CREDIBLE_RATE` of the decided papers accepted."""
+        return self.rejections_listed and self.accepted <= MAX_CREDIBLE_RATE * self.decided
+
+    @property
     def submissions(self) -> int | None:
         """Main-track submissions: accepted, rejected (desk rejections too) and withdrawn, the rate's
-        denominator; None when the source lists no rejections, and for a journal."""
-        if not self.rejections_listed or self.is_journal:
+        denominator; None when the source lists no rejections or only some, and for a journal."""
+        if not self.rejections_complete or self.is_journal:
             return None
         return self.decided
 
     @property
     def acceptance_rate(self) -> float | None:
         """Accepted / :attr:`submissions` (see :data:`ACCEPTANCE_RATE_DEFINITION`); None without
-        listed rejections (never a fake 100%) and for a journal."""
+        listed rejections (never a fake 100%), with only some of them (never a fake 95%), and for a journal."""
         return round(self.accepted / self.submissions, 4) if self.submissions else None
 
     @property
@@ -170,6 +180,8 @@ class VenueYear:
             missing.append("tiers")
         if not self.is_journal and not self.rejections_listed:
             missing.append("rejections")
+        elif not self.is_journal and not self.rejections_complete:
+            missing.append("all_rejections")
         if self.coverage is not None:
             missing.extend(name for name in ("affiliations", "abstracts", "citations")
                            if not getattr(self.coverage, name))

@@ -111,3 +111,13 @@ def test_shape_trends_rows_are_sorted_by_year_then_key():
     assert t.by_year == ((2019, 2), (2020, 3))
     assert t.by_conference_year == (("iclr", 2019, 2), ("icml", 2020, 3))
     assert t.years == (2019, 2020)
+
+
+def test_a_list_of_only_some_rejections_gives_no_rate():
+    """OpenReview lists a NeurIPS year's rejected papers only where their authors opted in: 95% is no rate."""
+    v = venue_year("neurips", 2022, {"Poster": 2600, "Oral": 234, "Reject": 153})
+    assert v.rejections_listed and not v.rejections_complete
+    assert v.acceptance_rate is None and v.submissions is None
+    assert "all_rejections" in v.lacks and "rejections" not in v.lacks
+    real = venue_year("iclr", 2025, {"Poster": 3000, "Reject": 6000, "Withdraw": 1000})
+    assert real.rejections_complete and real.acceptance_rate == 0.3

@@ -159,7 +159,7 @@ def venue_json(v: VenueYear) -> Json:
         "accepted": v.accepted, "oral": v.oral, "spotlight": v.spotlight, "poster": v.poster,
         "rejected": v.rejected, "withdrawn": v.withdrawn, "decided": v.decided,
         "undecided": v.undecided, "other_programmes": v.other_programmes,
-        "rejections_listed": v.rejections_listed, "submissions": v.submissions,
+        "rejections_listed": v.rejections_listed, "rejections_complete": v.rejections_complete, "submissions": v.submissions,
         "acceptance_rate": v.acceptance_rate, "acceptance_rate_definition": ACCEPTANCE_RATE_DEFINITION,
         "lacks": [{"code": name, "label": LACKS[name]} for name in v.lacks],
         "coverage": dataclasses.asdict(v.coverage) if v.coverage else None,

@@ -17,7 +17,7 @@ from services.search.corrections import HINTS
 from services.search.limits import MAX_PAGE_SIZE
 from services.search.model import STATUSES, Author
 from services.search.reads import SUGGESTION_KINDS
-from services.search.stats import LACKS
+from services.search.stats import LACKS, MAX_CREDIBLE_RATE
 
 Count = Annotated[int, Field(ge=0)]
 Status = Literal[STATUSES]  # type: ignore[valid-type]
@@ -245,6 +245,9 @@ class Venue(Answer):
     undecided: Count = Field(description="Main-track records with no decision (nor withdrawn): in no count of the rate.")
     other_programmes: Count
     rejections_listed: bool
+    rejections_complete: bool = Field(description="The listed rejections look like all of them: false when they "
+                                                   f"leave over {MAX_CREDIBLE_RATE:.0%} of decided papers accepted "
+                                                   "(no rate then).")
     submissions: Count | None = Field(
         description="Main-track submissions: accepted, rejected (desk rejections too) and withdrawn, the acceptance "
                     "rate's denominator; null when the source lists no rejections, and for a journal.")
