@@ -34,13 +34,14 @@ _PER_YEAR = {"histogram": {"field": "year", "interval": 1, "min_doc_count": 1}}
 ACCEPTANCE_RATE_DEFINITION = "accepted / submitted, where submitted counts accepted, rejected, desk-rejected " \
                              "and withdrawn main-track papers"
 # Above this share accepted, a list's rejections are only some of them (OpenReview shows NeurIPS'
-# rejected papers only where their authors opted in: 95% "accepted"), never a venue's real rate.
+# rejected papers only where their authors opted in: 95% "accepted"): the rate of the listed
+# decisions is given as the contract defines it, and said to be no venue's real rate.
 MAX_CREDIBLE_RATE = 0.8
 # What a venue-year's source may lack, each said when the source has none of it.
 LACKS = {
     "tiers": "no oral/spotlight/poster tiers",
     "rejections": "no rejections",
-    "all_rejections": "only some of its rejections, too few for an acceptance rate",
+    "all_rejections": "only some of its rejections (the rate counts the listed ones; the real one is lower)",
     "affiliations": "no affiliations",
     "abstracts": "no abstracts",
     "citations": "no citation counts",
@@ -161,15 +162,16 @@ class VenueYear:
     @property
     def submissions(self) -> int | None:
         """Main-track submissions: accepted, rejected (desk rejections too) and withdrawn, the rate's
-        denominator; None when the source lists no rejections or only some, and for a journal."""
-        if not self.rejections_complete or self.is_journal:
+        denominator; None when the source lists no rejections, and for a journal."""
+        if not self.rejections_listed or self.is_journal:
             return None
         return self.decided
 
     @property
     def acceptance_rate(self) -> float | None:
         """Accepted / :attr:`submissions` (see :data:`ACCEPTANCE_RATE_DEFINITION`); None without
-        listed rejections (never a fake 100%), with only some of them (never a fake 95%), and for a journal."""
+        listed rejections (never a fake 100%) and for a journal; with only some of them listed
+        (:attr:`rejections_complete` false) it is the listed decisions' rate, which pages say."""
         return round(self.accepted / self.submissions, 4) if self.submissions else None
 
     @property

@@ -286,7 +286,7 @@ def accepted_vs_submitted(rows: Sequence[tuple[int, int, int | None, float | Non
         if year not in known:
             if year in listed:
                 chart.texts.append(Text(centre, bottom - 4, "n/a", title=f"{year}: the source lists no rejections, "
-                                                                         "so no acceptance rate"))
+                                                                         "or only some, so no acceptance rate"))
             continue
         accepted, submissions, rate = known[year]
         for n, fill, what in ((submissions, MUTED, "submissions"), (accepted, ACCENT, "accepted")):
@@ -298,5 +298,5 @@ def accepted_vs_submitted(rows: Sequence[tuple[int, int, int | None, float | Non
     # No year is "under way" here: a venue-year's decisions are all out once its list is.
     _year_labels(chart, years, height - 6, linked=lambda y: year_href(y) if y in listed else None)
     chart.description = ("Accepted papers per year over the submissions, with the acceptance rate above each bar; "
-                         "no bar where the source lists no rejections (n/a).")
+                         "no bar where the source lists no rejections or only some (n/a).")
     return chart

@@ -246,8 +246,8 @@ class Venue(Answer):
     other_programmes: Count
     rejections_listed: bool
     rejections_complete: bool = Field(description="The listed rejections look like all of them: false when they "
-                                                   f"leave over {MAX_CREDIBLE_RATE:.0%} of decided papers accepted "
-                                                   "(no rate then).")
+                                                   f"leave over {MAX_CREDIBLE_RATE:.0%} of decided papers accepted (the "
+                                                   "rate is then the listed decisions', not the venue's).")
     submissions: Count | None = Field(
         description="Main-track submissions: accepted, rejected (desk rejections too) and withdrawn, the acceptance "
                     "rate's denominator; null when the source lists no rejections, and for a journal.")

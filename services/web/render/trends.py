@@ -84,10 +84,13 @@ def venue_context(slug: str, years: list[VenueYear], year: int | None = None) ->
 
 
 def acceptance_chart(slug: str, years: list[VenueYear]) -> charts.Chart | None:
-    """Accepted against submitted per year; none for a journal, nor where no year's source lists rejections."""
-    if not any(v.acceptance_rate is not None for v in years):
+    """Accepted against submitted per year; none for a journal, nor where no year's source lists all its
+    rejections (a year listing only some draws no bar: its rate is no submissions' rate)."""
+    known = [v.rejections_complete and v.acceptance_rate is not None for v in years]
+    if not any(known):
         return None
     return charts.accepted_vs_submitted(
-        [(v.year, v.accepted, v.submissions, v.acceptance_rate) for v in years],
+        [(v.year, v.accepted, v.submissions if ok else None, v.acceptance_rate if ok else None)
+         for v, ok in zip(years, known)],
         lambda y: url_for("pages.conference_year", slug=slug, year=y),
         label=f"{conferences.label(slug)}: accepted papers and submissions per year")

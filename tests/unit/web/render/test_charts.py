@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from fake_reads import fake_app
 
 from services.search import taxonomy
 from services.search.stats import venue_year
@@ -129,3 +130,12 @@ def test_a_venue_without_any_rate_has_no_acceptance_chart():
     assert acceptance_chart("cvpr", cvpr) is None
     tmlr = [venue_year("tmlr", y, {"Journal": 500}) for y in (2023, 2024)]
     assert acceptance_chart("tmlr", tmlr) is None  # a journal has no rate
+
+
+def test_a_year_listing_only_some_rejections_draws_no_bar():
+    years = [venue_year("neurips", 2021, {"Poster": 2300, "Reject": 100}),  # only the public rejections
+             venue_year("neurips", 2020, {"Poster": 1900, "Reject": 7500})]
+    with fake_app().test_request_context():
+        chart = acceptance_chart("neurips", sorted(years, key=lambda v: v.year))
+    assert [m.title for m in chart.marks] == ["2020: 9,400 submissions", "2020: 1,900 accepted"]
+    assert [t.text for t in chart.texts if not t.text.isdigit()] == ["20%", "n/a"]
