@@ -148,12 +148,16 @@ def test_similar_page_renders_and_a_submit_shows_results(client):
     assert "<script>" not in html
     assert 'href="/similar"' in client.get("/search?q=learning").get_data(as_text=True)
     record = _with_abstract()
-    done = client.post("/similar", data={"text": record["abstract"], "conference": "", "year": ""})
+    posted = client.post("/similar", data={"text": record["abstract"], "conference": "", "year": ""})
+    assert posted.status_code == 303 and posted.headers["Location"].startswith("/similar?")
+    done = client.get(posted.headers["Location"])
     assert done.status_code == 200
     body = done.get_data(as_text=True)
     assert re.search(r"<strong>\d+</strong> nearest papers", body)
     assert record["title"].replace("'", "&#39;") in body
-    narrowed = client.post("/similar", data={"text": record["abstract"], "conference": "iclr"}).get_data(as_text=True)
+    narrowed = client.post(
+        "/similar", data={"text": record["abstract"], "conference": "iclr"}, follow_redirects=True
+    ).get_data(as_text=True)
     assert 'href="/conferences/iclr/' in narrowed and 'href="/conferences/neurips/' not in narrowed
     empty = client.post("/similar", data={"text": ""})
     assert empty.status_code == 400 and "text" in empty.get_data(as_text=True)
