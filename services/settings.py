@@ -6,6 +6,7 @@ down, so nothing reads ``os.environ`` at import time or deep inside the code.
 
 from __future__ import annotations
 
+import ipaddress
 from functools import cached_property
 from pathlib import Path
 
@@ -37,6 +38,15 @@ class Settings(BaseSettings):
     rate_limit_deep_cost: int = Field(5, alias="PAPERLIST_RATE_LIMIT_DEEP_COST", ge=1, le=10_000)
     rate_limit_export_cost: int = Field(30, alias="PAPERLIST_RATE_LIMIT_EXPORT_COST", ge=1, le=10_000)
     rate_limit_suggest: str = Field("600/minute", alias="PAPERLIST_RATE_LIMIT_SUGGEST")
+    # Client networks never rate-limited, by the app's limiter and by nginx's flood guard
+    # (its geo block is rendered from this list): the host's own loopback address only.
+    rate_limit_exempt: str = Field("127.0.0.1/32,::1/128", alias="PAPERLIST_RATE_LIMIT_EXEMPT")
+
+    # The edge cache in nginx (issue 17): seconds it may keep an anonymous page or API answer
+    # (the app's s-maxage), and the bounded size of its folder and of its keys' memory zone.
+    edge_ttl: int = Field(5, alias="PAPERLIST_EDGE_TTL", ge=0, le=5)
+    edge_cache_size: str = Field("256m", alias="PAPERLIST_EDGE_CACHE_SIZE", pattern=r"^[1-9][0-9]{0,5}[km]$")
+    edge_keys_zone: str = Field("10m", alias="PAPERLIST_EDGE_KEYS_ZONE", pattern=r"^[1-9][0-9]{0,4}[km]$")
 
     # Cluster shape of newly created indices (a reindex applies changes).
     shards: int = Field(1, alias="PAPERLIST_SHARDS", ge=1, le=64)
@@ -95,6 +105,21 @@ class Settings(BaseSettings):
         except ValueError:
             raise ValueError(f"'{value}' is not a rate such as 300/minute or 10/second;1000/hour") from None
         return value
+
+    @field_validator("rate_limit_exempt")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        try:
+            networks = [ipaddress.ip_network(part.strip()) for part in value.split(",") if part.strip()]
+        except ValueError as exc:
+            raise ValueError(f"PAPERLIST_RATE_LIMIT_EXEMPT: {exc} (a comma-separated list of networks "
+                             "such as 127.0.0.1/32,::1/128)") from None
+        return ",".join(str(n) for n in networks)
+
+    @cached_property
+    def rate_limit_exempt_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        """``PAPERLIST_RATE_LIMIT_EXEMPT`` parsed; empty exempts nobody."""
+        return tuple(ipaddress.ip_network(n) for n in self.rate_limit_exempt.split(",") if n)
 
     @cached_property
     def es_hosts(self) -> list[str]:

@@ -1,4 +1,5 @@
-"""``paperlist up`` and ``paperlist down``: the local stack, started and stopped."""
+"""``paperlist up`` and ``paperlist down``: the local stack, started and stopped; ``purge-edge``
+empties the front's edge cache."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import redis
 from services.indexer.celery_app import create_celery
 from services.indexer.ingest import ensure_index
 from services.ops import LocalStack
+from services.ops.nginx import LocalNginx
 from services.search.client import make_client
 
 from .common import console, friendly, settings
@@ -41,3 +43,11 @@ def down() -> None:
     """Stop what `paperlist up` started (and nothing else)."""
     stopped = LocalStack(settings()).down()
     console.print(f"stopped: {', '.join(stopped)}" if stopped else "nothing to stop")
+
+
+@click.command("purge-edge")
+@friendly
+def purge_edge() -> None:
+    """Empty the edge cache of the local front (nginx asks the app again; nothing to restart)."""
+    removed = LocalNginx(settings()).purge_edge()
+    console.print(f"edge cache: {removed} entr{'y' if removed == 1 else 'ies'} removed")

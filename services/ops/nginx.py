@@ -1,7 +1,8 @@
 """The local front: Debian's nginx on PAPERLIST_HOST:PAPERLIST_PORT, gunicorn behind it on a socket.
 
 nginx absorbs slow and idle clients (header/body timeouts, limits) that would otherwise
-hold gunicorn's few threads. Its configuration is rendered from ``deploy/nginx`` into
+hold gunicorn's few threads, and keeps whole anonymous answers for a few seconds (the edge
+cache, in ``run/nginx/edge-cache``, bounded by PAPERLIST_EDGE_CACHE_SIZE). Its configuration is rendered from ``deploy/nginx`` into
 the run folder on every start; pid, logs and temp files live there too.
 """
 
@@ -42,6 +43,21 @@ class LocalNginx:
         self.dir = settings.run_dir / "nginx"
         self.socket = settings.run_dir / "web.sock"
         self.process = Managed("nginx", settings.run_dir)
+
+    @property
+    def edge_cache(self) -> Path:
+        """The edge cache's folder (bounded by PAPERLIST_EDGE_CACHE_SIZE)."""
+        return self.dir / "edge-cache"
+
+    def purge_edge(self) -> int:
+        """Empty the edge cache; the number of entries removed. nginx finds them gone and asks again."""
+        removed = 0
+        if self.edge_cache.is_dir():
+            for entry in self.edge_cache.rglob("*"):
+                if entry.is_file():
+                    entry.unlink(missing_ok=True)
+                    removed += 1
+        return removed
 
     @property
     def upstream(self) -> str:
@@ -90,6 +106,10 @@ class LocalNginx:
             "PAPERLIST_STATIC": str(STATIC_DIR),
             "PAPERLIST_NGINX_DIR": str(self.dir),
             "PAPERLIST_NGINX_USER_LINE": self._user_line(),
+            "PAPERLIST_EDGE_CACHE_DIR": str(self.edge_cache),
+            "PAPERLIST_EDGE_KEYS_ZONE": self.settings.edge_keys_zone,
+            "PAPERLIST_EDGE_CACHE_SIZE": self.settings.edge_cache_size,
+            "PAPERLIST_RATE_LIMIT_EXEMPT_GEO": exempt_geo(self.settings.rate_limit_exempt_networks),
         }
         (self.dir / "paperlist.conf").write_text(render(TEMPLATES / "paperlist.conf.template", values))
         conf = self.dir / "nginx.conf"
@@ -109,6 +129,11 @@ class LocalNginx:
                 _require_traversable(path, name)
             return f"user {name} {_group_name(user.pw_gid)};"
         raise StackError(f"none of the users {', '.join(WORKER_USERS)} exists to run nginx's workers")
+
+
+def exempt_geo(networks) -> str:
+    """nginx geo entries for the networks exempt from rate limits (``0``: not counted)."""
+    return " ".join(f"{net} 0;" for net in networks) or "# no network is exempt"
 
 
 def _group_name(gid: int) -> str:

@@ -40,12 +40,12 @@ def create_app(settings: Settings | None = None, *, reads: SearchReads | None = 
         deadlines=Deadlines(search=settings.search_budget, ready=settings.ready_budget),
         breaker=search_breaker(settings.breaker_failures, settings.breaker_cooldown))
     guard = redis_guard.from_settings(settings)
-    cached, kept = cache.build(settings, service, guard)
+    cached, store = cache.build(settings, service, guard)
     celery = Celery("paperlist-web", broker=settings.redis_url, backend=settings.redis_url)
     celery.conf.update(redis_guard.celery_timeouts())
     extensions.install(app, reads=cached, celery=celery, redis=guard,
                        figures=IndexerFigures(guard, settings.queue, settings.index))
-    http.install(app, kept)
+    http.install(app, cache.kept_answers(store), store.generation if store else None)
     views.register(app)
     errors.install(app)
     templating.install(app)

@@ -6,7 +6,7 @@ existed, and nothing noticed). Here each view says what it is, the way warehouse
 ``origin_cache`` and readthedocs' ``throttle_classes`` do, and the hooks read it::
 
     @bp.get("/suggest")
-    @policy(max_age=300, whole_answer=True, limit=Limit.OWN, cors=True)
+    @policy(max_age=300, edge=True, whole_answer=True, limit=Limit.OWN, cors=True)
     def suggest(): ...
 
 A test walks every route and checks that each one declares a policy. Requests that match
@@ -54,21 +54,28 @@ class Policy:
     """How the hooks treat a view's requests (see :mod:`services.web.http` and :mod:`services.web.cache`).
 
     ``max_age``: seconds browsers may keep a 200 answer to GET (``Cache-Control: public``);
-    None answers ``no-store``. ``edge``: seconds a shared cache in front (nginx, a CDN) may
-    keep it, when it differs (``s-maxage``; the edge cache's, issue 17). ``whole_answer``:
+    None answers ``no-store``. ``edge``: the answer depends only on the canonical request
+    and the index, so the edge cache in nginx may keep it for PAPERLIST_EDGE_TTL seconds
+    (``s-maxage``), a revalidation is answered 304 from the canonical ETag without running
+    the view, and a request through the edge in another parameter order is sent to the
+    canonical URL (:mod:`services.web.http.edge`). ``whole_answer``:
     the finished body is kept in Redis and served as it is (JSON answers that depend on the
     request only). ``cached_reads``: search reads go through the result cache (admin's do
     not). ``cors``: cross-origin reads allowed (the public API).
     """
 
     max_age: int | None = 60
-    edge: int | None = None
+    edge: bool = False
     whole_answer: bool = False
     cached_reads: bool = True
     cost: Cost = Cost.PAGE
     limit: Limit = Limit.SHARED
     budget: Budget = Budget.SEARCH
     cors: bool = False
+
+    def __post_init__(self) -> None:
+        if self.edge and self.max_age is None:
+            raise ValueError("a view kept by the edge must be cacheable (edge=True needs a max_age)")
 
 
 UNMATCHED = Policy(max_age=None)

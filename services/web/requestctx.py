@@ -1,5 +1,6 @@
 """Per-request state, typed and in one place: when the request started, its id, the index
-generation it reads, what the result cache did, and the whole answer it may keep.
+generation it reads, what the result cache did, the whole answer it may keep and its
+canonical validator (the edge's ETag).
 
 Instead of loose ``g.*`` names set in one module and read in three others. The state is
 made on first use; the start time comes from the WSGI layer (:func:`install`), so it
@@ -32,6 +33,8 @@ class RequestState:
     generation_read: bool = False
     cache_outcomes: list[str] = field(default_factory=list)
     kept_answer_key: str | None = None  # the whole-answer entry to fill on the way out
+    edge_validator: str | None = None  # the canonical ETag of this answer (services.web.http.edge)
+    revalidated: bool = False  # answered 304 from that tag, without running the view
 
     @property
     def elapsed(self) -> float:

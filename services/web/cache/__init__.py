@@ -17,8 +17,13 @@ from .results import CachedSearch
 from .store import ResultStore
 
 
-def build(settings: Settings, service: SearchReads, guard: RedisGuard) -> tuple[CachedSearch, KeptAnswers | None]:
-    """The cached reads in front of ``service`` and the whole-answer cache (None with PAPERLIST_CACHE=false)."""
+def build(settings: Settings, service: SearchReads, guard: RedisGuard) -> tuple[CachedSearch, ResultStore | None]:
+    """The cached reads in front of ``service`` and their store (None with PAPERLIST_CACHE=false)."""
     store = ResultStore(guard, settings.index, settings.cache_ttl, settings.cache_stale_ttl) \
         if settings.cache_enabled else None
-    return CachedSearch(service, store), KeptAnswers(store) if store else None
+    return CachedSearch(service, store), store
+
+
+def kept_answers(store: ResultStore | None) -> KeptAnswers | None:
+    """The whole-answer cache over ``store`` (none without one)."""
+    return KeptAnswers(store) if store else None

@@ -65,8 +65,8 @@ class KeptAnswers:
         self.store.quietly(self.store.put, key, packed, settle_ms)
         if request.accept_encodings["gzip"]:  # the miss too: not compressed again by the front
             _gzipped(resp, packed)
-            if "ETag" in resp.headers:
-                resp.add_etag(overwrite=True)  # the tag of these bytes, as the next hit's
+            if "ETag" in resp.headers and resp.get_etag()[0] != state.edge_validator:
+                resp.add_etag(overwrite=True)  # the tag of these bytes, as the next hit's (a canonical one stays)
 
     def _key(self, generation: int) -> str:
         text = json.dumps([KEY_VERSION, request.endpoint, request.host, request.path,

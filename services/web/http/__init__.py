@@ -3,27 +3,30 @@
 Before the view, in order:
 
 1. the rate limit (flask-limiter's own hook, installed first: a kept answer still counts);
-2. a whole answer kept in the cache, when the view's policy allows one (the view is skipped);
-3. the request's time budget for its Elasticsearch calls.
+2. the edge's step, for views the edge cache keeps: a 308 to the canonical URL, or a 304
+   for a request holding the canonical ETag (no render, no Elasticsearch; :mod:`.edge`);
+3. a whole answer kept in the cache, when the view's policy allows one (the view is skipped);
+4. the request's time budget for its Elasticsearch calls.
 
 After the view, on every answer (errors too), in order:
 
 1. security headers;
-2. HTTP caching: Cache-Control from the view's policy, Vary, ETag and 304;
+2. HTTP caching: Cache-Control from the view's policy (the edge's s-maxage), Vary, ETag and 304;
 3. CORS, for views that allow cross-origin reads;
 4. keeping the whole answer (gzipped once; the ETag then tags those bytes);
 5. ``X-Cache`` with the result cache's outcome;
 6. ``X-Request-ID`` and the access-log line;
 7. the metrics, last, so they time everything before them.
 
-Each step is a function of its own module here (headers, access_log, metrics, ratelimit,
-proxy, json_bodies); this module only orders them. A new header goes in ``headers.py``
+Each step is a function of its own module here (headers, edge, access_log, metrics,
+ratelimit, proxy, json_bodies); this module only orders them. A new header goes in ``headers.py``
 and into :func:`_after` at its place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 from flask import Flask, Response
@@ -32,7 +35,10 @@ from services.search.boundary import start_deadline
 
 from .. import policy, requestctx
 from ..policy import Budget
-from . import access_log, headers, metrics, proxy, ratelimit
+from . import access_log, headers, metrics, proxy, ratelimit, validators
+from .edge import Edge, Generation
+
+RELEASE_ROOTS = (Path(__file__).resolve().parents[2],)  # services/: the code and templates of a release
 
 
 class KeptAnswers(Protocol):
@@ -43,21 +49,31 @@ class KeptAnswers(Protocol):
     def keep(self, resp: Response, view_policy: policy.Policy) -> None: ...
 
 
-def install(app: Flask, kept: KeptAnswers | None) -> None:
-    """The WSGI layers, the rate limiter, then the one before/after pair."""
+def install(app: Flask, kept: KeptAnswers | None, generation: Generation | None) -> None:
+    """The WSGI layers, the rate limiter, then the one before/after pair.
+
+    ``generation`` reads the index generation once per request (the result cache's store);
+    without it (no cache) the edge's views are tagged by their bodies.
+    """
     settings = app.config["SETTINGS"]
     proxy.install(app)
     requestctx.install(app)  # outermost: the request's clock starts before everything else
     ratelimit.install(app)
+    metrics.install(app)
     cors = headers.cors_options(app)
     budgets = {Budget.SEARCH: settings.search_budget, Budget.READY: settings.ready_budget}
-    app.before_request(_before(kept, budgets))
-    app.after_request(_after(kept, cors))
+    release = validators.release_tag(RELEASE_ROOTS) + settings.public_url
+    edge = Edge(settings.edge_ttl, release, generation)
+    app.before_request(_before(edge, kept, budgets))
+    app.after_request(_after(edge, kept, cors))
 
 
-def _before(kept: KeptAnswers | None, budgets: dict[Budget, float]) -> Callable[[], Response | None]:
+def _before(edge: Edge, kept: KeptAnswers | None, budgets: dict[Budget, float]) -> Callable[[], Response | None]:
     def before() -> Response | None:
         view_policy = policy.current()
+        answer = edge.before(view_policy)
+        if answer is not None:
+            return answer
         if kept is not None:
             answer = kept.serve(view_policy)
             if answer is not None:
@@ -68,12 +84,12 @@ def _before(kept: KeptAnswers | None, budgets: dict[Budget, float]) -> Callable[
     return before
 
 
-def _after(kept: KeptAnswers | None, cors: dict) -> Callable[[Response], Response]:
+def _after(edge: Edge, kept: KeptAnswers | None, cors: dict) -> Callable[[Response], Response]:
     def after(resp: Response) -> Response:
         view_policy = policy.current()
         state = requestctx.current()
         headers.security(resp)
-        headers.caching(resp, view_policy)
+        headers.caching(resp, view_policy, edge)
         headers.cors(resp, view_policy, cors)
         if kept is not None:
             kept.keep(resp, view_policy)

@@ -2,14 +2,17 @@
 the result cache's outcome (``X-Cache``), downloads (``Content-Disposition``).
 
 Caching follows the view's :class:`~services.web.policy.Policy`: results change only when
-an ingest or reindex lands, so a minute in browsers and any CDN in front takes load off
-Elasticsearch without showing stale data for long; a view may say longer (autocomplete,
-the OpenAPI document) or ``no-store`` (health, admin). Security headers go on every answer.
+an ingest or reindex lands, so a minute in browsers takes load off Elasticsearch without
+showing stale data for long; a view may say longer (autocomplete, the OpenAPI document) or
+``no-store`` (health, admin). Views the edge cache keeps also say ``s-maxage`` (a few
+seconds, PAPERLIST_EDGE_TTL) and carry a canonical ETag (:mod:`.edge`). Security headers go on every answer.
 Scripts only from our own origin (no inline script, no ``on*=`` attributes); inline
 *styles* are allowed because the year histogram sizes its bars with ``style="--h: …"``.
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from flask import Flask, Response, request
 from flask_cors.core import get_cors_options, set_cors_headers
@@ -46,18 +49,34 @@ def security(resp: Response) -> None:
         resp.headers.setdefault(name, value)
 
 
-def caching(resp: Response, policy: Policy) -> None:
-    """Cache-Control, Vary and a conditional answer (ETag, 304) for a 200 answer to GET or HEAD."""
+class EdgeHeaders(Protocol):
+    """The edge's header values (:class:`services.web.http.edge.Edge`)."""
+
+    def cache_control(self, policy: Policy) -> str: ...
+
+    def validator(self, resp: Response) -> str | None: ...
+
+
+def caching(resp: Response, policy: Policy, edge: EdgeHeaders) -> None:
+    """Cache-Control, Vary and a conditional answer (ETag, 304) for a 200 answer to GET or HEAD.
+
+    The ETag of a view the edge keeps is its canonical one (computed before the view ran),
+    unless the view set its own Cache-Control (a degraded page's ``no-store``); other
+    answers are tagged with a hash of their body.
+    """
     if request.method not in ("GET", "HEAD") or resp.status_code != 200 or policy is STATIC:
         return
     if policy.max_age is None:
         resp.headers["Cache-Control"] = "no-store"
         return
-    edge = f", s-maxage={policy.edge}" if policy.edge is not None else ""
-    resp.headers.setdefault("Cache-Control", f"public, max-age={policy.max_age}{edge}")
+    tag = edge.validator(resp) if policy.edge else None
+    resp.headers.setdefault("Cache-Control", edge.cache_control(policy))
     resp.headers["Vary"] = VARY
     if not resp.direct_passthrough and not resp.is_streamed:
-        resp.add_etag()
+        if tag:
+            resp.set_etag(tag)
+        else:
+            resp.add_etag()
         resp.make_conditional(request)
 
 

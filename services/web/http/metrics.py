@@ -1,4 +1,5 @@
-"""Prometheus metrics: requests, latency, Elasticsearch time, cache outcomes, rate limits, and
+"""Prometheus metrics: requests, latency, Elasticsearch time, cache outcomes, rate limits, renders
+and revalidations (what the edge's canonical ETag saves), and
 the indexer's figures read from Redis at scrape time (``GET /metrics``, :mod:`..views.ops`).
 
 Under gunicorn every worker is a process; prometheus-client's multiprocess mode sums them
@@ -17,7 +18,8 @@ import time
 from functools import cache
 
 import redis
-from flask import Response, request
+from flask import Flask, Response, request, template_rendered
+from jinja2 import Template
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
@@ -46,15 +48,30 @@ class Metrics:
         self.cache = {state: Counter(f"paperlist_cache_{name}_total", f"Requests answered with X-Cache: {state}",
                                      registry=None) for state, name in CACHE_STATES.items()}
         self.rate_limited = Counter("paperlist_rate_limited_total", "Requests refused with 429", registry=None)
+        self.renders = Counter("paperlist_renders_total", "Templates rendered into an answer, by template",
+                               ["template"], registry=None)
+        self.revalidated = Counter("paperlist_revalidated_total",
+                                   "Conditional requests answered 304 from the canonical ETag, without the view",
+                                   registry=None)
 
     def collectors(self) -> list:
-        return [self.requests, self.latency, self.search, *self.cache.values(), self.rate_limited]
+        return [self.requests, self.latency, self.search, *self.cache.values(), self.rate_limited,
+                self.renders, self.revalidated]
 
 
 @cache
 def _metrics() -> Metrics:
     """Created on first use, once per process (several apps in one test process share them)."""
     return Metrics()
+
+
+def install(app: Flask) -> None:
+    """Count every template render of ``app`` (what a 304 from the canonical ETag saves)."""
+    template_rendered.connect(_rendered, app, weak=False)
+
+
+def _rendered(sender: Flask, template: Template, context: dict, **extra: object) -> None:
+    _metrics().renders.labels(template.name or "string").inc()
 
 
 def observe_search(call: str, seconds: float) -> None:
@@ -73,6 +90,8 @@ def observe(resp: Response, state: RequestState) -> None:
         metrics.cache[outcome].inc()
     if resp.status_code == 429:
         metrics.rate_limited.inc()
+    if state.revalidated:
+        metrics.revalidated.inc()
 
 
 class IndexerFigures:

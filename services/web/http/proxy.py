@@ -1,5 +1,5 @@
 """The client's address: from ``X-Forwarded-For`` only as far as the trusted front set it, and
-whether it is internal (loopback, private networks).
+whether it is internal (loopback, private networks) or exempt from rate limits (configured networks).
 
 nginx fronts gunicorn in ``paperlist up`` and compose (``PAPERLIST_TRUSTED_PROXIES=1``);
 with gunicorn exposed directly (0) the header is ignored, so a client cannot pick its
@@ -28,10 +28,13 @@ def _ip(address: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | 
         return None
 
 
-def is_loopback(address: str | None) -> bool:
-    """This host: the operator, benchmarks, probes (never rate-limited)."""
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def in_networks(address: str | None, networks: tuple[Network, ...]) -> bool:
+    """Whether ``address`` is in one of ``networks`` (PAPERLIST_RATE_LIMIT_EXEMPT: never rate-limited)."""
     ip = _ip(address)
-    return bool(ip and ip.is_loopback)
+    return bool(ip) and any(ip in net for net in networks)
 
 
 def is_internal(address: str | None) -> bool:

@@ -5,8 +5,11 @@ search costs 1, a deep page (past page 10, or a ``search_after`` cursor) and an 
 cost more, as Elasticsearch works harder for them. Autocomplete fires per keystroke and is
 cheap, so it has its own budget instead. Each view declares its cost and budget
 (:class:`~services.web.policy.Policy`); health, readiness, metrics and static files are
-never limited, nor are loopback clients (the operator, benchmarks, probes on the host:
-behind nginx the address is the real client's, see :mod:`.proxy`). When Redis is down the
+never limited, nor are clients in ``PAPERLIST_RATE_LIMIT_EXEMPT`` (by default the host's
+own 127.0.0.1 and ::1: the operator, benchmarks, probes; not all of loopback, so a client
+on 127.0.0.3 is limited like any other). Behind nginx the address is the real client's
+(:mod:`.proxy`); nginx's flood guard exempts the same networks (its geo block is rendered
+from the setting, :mod:`services.ops.nginx`). When Redis is down the
 limits fail open: no limit rather than an error.
 
 flask-limiter checks in a before-request hook of its own, installed before the web's pair
@@ -30,7 +33,7 @@ from services.settings import Settings
 from .. import policy
 from ..errors import error_response
 from ..policy import Cost, Limit
-from .proxy import is_loopback
+from .proxy import in_networks
 
 DEEP_PAGE = 10  # pages past this one cost ``rate_limit_deep_cost``
 REDIS_TIMEOUT = 0.25  # seconds: a hung Redis must not hold requests (it fails open)
@@ -92,8 +95,9 @@ _QUIET = _OncePerMinute()
 
 
 def _exempt() -> bool:
+    exempt = current_app.config["SETTINGS"].rate_limit_exempt_networks
     return (request.method == "OPTIONS" or policy.current().limit is Limit.NONE
-            or is_loopback(request.remote_addr))
+            or in_networks(request.remote_addr, exempt))
 
 
 def _cost() -> int:

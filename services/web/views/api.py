@@ -18,14 +18,14 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 @bp.get("/search")
-@policy(whole_answer=True, cors=True)
+@policy(edge=True, whole_answer=True, cors=True)
 def search():
     results = extensions.reads().search(search_request(api=True))
     return jsonify(answers.results_json(results))
 
 
 @bp.get("/facets")
-@policy(cors=True)
+@policy(edge=True, cors=True)
 def facets():
     """Counts only (no hits): what the filter panel fetches when an on-demand facet is opened."""
     req = search_request(api=True)
@@ -34,20 +34,20 @@ def facets():
 
 
 @bp.get("/papers/<paper_id>")
-@policy(whole_answer=True, cors=True)
+@policy(edge=True, whole_answer=True, cors=True)
 def paper(paper_id: str):
     return jsonify(answers.paper_json(paper_or_404(paper_id), full=True))
 
 
 @bp.get("/papers/<paper_id>/similar")
-@policy(whole_answer=True, cors=True)
+@policy(edge=True, whole_answer=True, cors=True)
 def similar(paper_id: str):
     found = paper_or_404(paper_id)
     return jsonify(answers.similar_json(extensions.reads().similar(found.paper_id)))
 
 
 @bp.get("/suggest")
-@policy(max_age=300, whole_answer=True, limit=Limit.OWN, cors=True)
+@policy(max_age=300, edge=True, whole_answer=True, limit=Limit.OWN, cors=True)
 def suggest():
     q = suggest_prefix()
     return jsonify(answers.suggestions_json(q, extensions.reads().suggest(q)))
@@ -73,6 +73,6 @@ def export():
 
 
 @bp.get("/openapi.json")
-@policy(max_age=3600, cors=True)
+@policy(max_age=3600, edge=True, cors=True)
 def openapi():
     return jsonify(openapi_document())

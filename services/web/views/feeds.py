@@ -21,7 +21,7 @@ bp = Blueprint("feeds", __name__)
 
 
 @bp.get("/search.atom")
-@policy()
+@policy(edge=True)
 def search_feed():
     req = search_request()
     papers = extensions.reads().feed(replace(req, sort="newest", page=1, page_size=FEED_ENTRIES, search_after=None))

@@ -95,19 +95,19 @@ def _browse(template: str, own: dict[str, list[str]], **context):
 
 
 @bp.get("/")
-@policy()
+@policy(edge=True)
 def index():
     return render_template("index.html", overview=extensions.reads().overview())
 
 
 @bp.get("/search")
-@policy()
+@policy(edge=True)
 def search():
     return _render_results("search.html", page_request())
 
 
 @bp.get("/conferences")
-@policy()
+@policy(edge=True)
 def conferences_index():
     overview = extensions.reads().overview(newest=0)
     known = {c.slug: i for i, c in enumerate(conferences.KNOWN)}
@@ -116,7 +116,7 @@ def conferences_index():
 
 
 @bp.get("/topics")
-@policy()
+@policy(edge=True)
 def topics_index():
     overview = extensions.reads().overview(newest=0)
     counts = {slug: n for slug, _, n in overview.topics}
@@ -125,14 +125,14 @@ def topics_index():
 
 
 @bp.get("/api/docs")
-@policy()
+@policy(edge=True)
 def api_docs():
     return render_template("api_docs.html", doc=openapi_document(), api_examples=API_EXAMPLES,
                            public_url=public_url())
 
 
 @bp.get("/papers/<paper_id>")
-@policy()
+@policy(edge=True)
 def paper(paper_id: str):
     found = paper_or_404(paper_id)
     try:
@@ -152,7 +152,7 @@ def _venue(slug: str, year: int | None = None) -> dict:
 
 
 @bp.get("/conferences/<slug>")
-@policy()
+@policy(edge=True)
 def conference(slug: str):
     slug = conferences.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
@@ -163,7 +163,7 @@ def conference(slug: str):
 
 
 @bp.get("/conferences/<slug>/<int:year>")
-@policy()
+@policy(edge=True)
 def conference_year(slug: str, year: int):
     slug = conferences.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
@@ -178,7 +178,7 @@ def conference_year(slug: str, year: int):
 
 
 @bp.get("/topics/<slug>")
-@policy()
+@policy(edge=True)
 def topic(slug: str):
     found = taxonomy.lookup(slug)
     if not found:
@@ -187,7 +187,7 @@ def topic(slug: str):
 
 
 @bp.get("/authors/<path:name>")
-@policy()
+@policy(edge=True)
 def author(name: str):
     profile = extensions.reads().author(name[:200])
     if not profile.total and not profile.hidden:

@@ -19,7 +19,7 @@ bp = Blueprint("stats", __name__, url_prefix="/api/v1")
 
 
 @bp.get("/stats")
-@policy(whole_answer=True, cors=True)  # kept whole as JSON; a CSV is rendered each time
+@policy(edge=True, whole_answer=True, cors=True)  # kept whole as JSON; a CSV is rendered each time
 def stats():
     fmt = one_of("format", STATS_FORMATS, "json", blank_is_default=True)
     req = search_request(api=True)
@@ -30,7 +30,7 @@ def stats():
 
 
 @bp.get("/venues/<slug>/<int:year>")
-@policy(whole_answer=True, cors=True)
+@policy(edge=True, whole_answer=True, cors=True)
 def venue(slug: str, year: int):
     if not MIN_YEAR <= year <= MAX_YEAR:
         raise InvalidRequest("year", f"must be between {MIN_YEAR} and {MAX_YEAR}")

@@ -29,6 +29,11 @@ def test_the_declarations_say_what_the_tables_used_to(app):
     assert _policy(app, "api.export").cost is Cost.EXPORT
     assert {e for e in app.view_functions if e != STATIC_ENDPOINT and _policy(app, e).whole_answer} >= {
         "api.search", "api.suggest", "api.paper", "api.similar", "stats.stats", "stats.venue"}
+    edge = {e for e in app.view_functions if e != STATIC_ENDPOINT and _policy(app, e).edge}
+    assert edge >= {"pages.index", "pages.search", "pages.paper", "pages.conference_year", "pages.author",
+                    "api.search", "api.paper"}
+    assert not edge & {"api.export", "like_text.page", "like_text.api", "ops.healthz", "ops.readyz", "ops.scrape"}
+    assert not any(e.startswith("admin.") for e in edge)
     for endpoint in ("ops.healthz", "ops.readyz", "ops.scrape"):
         assert _policy(app, endpoint).limit is Limit.NONE and _policy(app, endpoint).max_age is None
     admin = [e for e in app.view_functions if e.startswith("admin.")]
@@ -39,10 +44,11 @@ def test_the_declarations_say_what_the_tables_used_to(app):
 
 
 @pytest.mark.parametrize("path, cache_control", [
-    ("/", "public, max-age=60"),
-    ("/api/v1/search?q=graph", "public, max-age=60"),
-    ("/api/v1/suggest?q=gra", "public, max-age=300"),
-    ("/api/v1/openapi.json", "public, max-age=3600"),
+    ("/", "public, max-age=60, s-maxage=5"),  # s-maxage: the edge cache's PAPERLIST_EDGE_TTL
+    ("/api/v1/search?q=graph", "public, max-age=60, s-maxage=5"),
+    ("/api/v1/suggest?q=gra", "public, max-age=300, s-maxage=5"),
+    ("/api/v1/openapi.json", "public, max-age=3600, s-maxage=5"),
+    ("/api/v1/export?format=csv", "public, max-age=60"),  # not kept by the edge
     ("/healthz", "no-store"),
     ("/readyz", "no-store"),
     ("/api/v1/search?page=x", "no-store"),  # errors are never kept
@@ -86,7 +92,8 @@ def test_the_ready_probe_gets_its_own_budget(monkeypatch):
 
     seen: list[float] = []
     monkeypatch.setattr(http, "start_deadline", seen.append)
-    before = http._before(None, {Budget.SEARCH: 2.0, Budget.READY: 1.0})
+    edge = http.Edge(5, "release", None)
+    before = http._before(edge, None, {Budget.SEARCH: 2.0, Budget.READY: 1.0})
     app = fake_app()
     for path in ("/readyz", "/search"):
         with app.test_request_context(path):

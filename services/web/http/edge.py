@@ -1,0 +1,95 @@
+"""The app's side of the edge cache in nginx (deploy/nginx/paperlist.conf.template, issue 17).
+
+nginx keeps anonymous GET/HEAD answers of the views whose policy says ``edge=True`` for
+as long as their ``s-maxage`` says (PAPERLIST_EDGE_TTL, at most 5 s), then revalidates
+them with ``If-None-Match``. This module is the before-request step that makes both cheap:
+
+1. **Canonical URLs.** A request that came through the edge (nginx sets
+   :data:`EDGE_HEADER`) with its parameters in another order is answered 308 to the
+   canonical URL (:mod:`.canonical`), so permutations share one edge entry. Clients that
+   talk to gunicorn directly are never redirected, nor is anything but GET and HEAD.
+2. **Revalidation without a render.** The answer's ETag is computed before the view runs,
+   from the canonical request and the index generation (:mod:`.validators`); a request
+   that already holds it gets a 304 without rendering and without Elasticsearch.
+
+The after-request side (:func:`cache_control`, :func:`validator`) is called by
+:func:`services.web.http.headers.caching`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from urllib.parse import quote
+
+from flask import Response, request
+
+from .. import requestctx
+from ..policy import Policy
+from ..requestctx import STALE
+from . import canonical, validators
+from .headers import VARY
+
+EDGE_HEADER = "X-Paperlist-Edge"  # set to 1 by nginx on requests its cache may keep
+PATH_SAFE = "/:@!$&'()*+,;=-._~"  # what stays unencoded in a redirect's path (RFC 3986 pchar)
+READ_METHODS = ("GET", "HEAD")
+Generation = Callable[[], "tuple[int, int] | None"]  # (generation, settling ms left); None: unknown
+
+
+class Edge:
+    """The before-request step and the after-request header values for ``edge=True`` views."""
+
+    def __init__(self, ttl: int, release: str, generation: Generation | None):
+        self.ttl = ttl
+        self.release = release
+        self.generation = generation  # None without the result cache: no canonical tags then
+
+    def before(self, view_policy: Policy) -> Response | None:
+        """A 308 to the canonical URL, a 304 for a held validator, or None (the view answers)."""
+        if not view_policy.edge or request.method not in READ_METHODS:
+            return None
+        if request.headers.get(EDGE_HEADER) == "1":
+            target = canonical.redirect_target(quote(request.path, safe=PATH_SAFE),
+                                               request.query_string.decode("latin-1"),
+                                               request.args.items(multi=True))
+            if target:
+                resp = Response(status=308, headers={"Location": target})
+                resp.headers["Cache-Control"] = self.cache_control(view_policy)
+                resp.headers["Vary"] = VARY
+                return resp
+        gen = self.generation() if self.generation else None
+        state = requestctx.current()
+        state.generation, state.generation_read = gen, True  # the read the result cache reuses
+        if gen is None or gen[1] > 0:
+            return None  # Redis down, or the data still settling: no canonical tag
+        state.edge_validator = validators.canonical_etag(
+            release=self.release, generation=gen[0], host=request.host, path=request.path,
+            query=canonical.canonical_query(request.args.items(multi=True)),
+            gzipped=bool(request.accept_encodings["gzip"]))
+        if validators.matches(request.headers.get("If-None-Match"), state.edge_validator):
+            resp = Response(status=304)
+            resp.set_etag(state.edge_validator)
+            resp.headers["Cache-Control"] = self.cache_control(view_policy)
+            resp.headers["Vary"] = VARY
+            state.revalidated = True
+            return resp
+        return None
+
+    def cache_control(self, view_policy: Policy) -> str:
+        """``public, max-age=…`` and, for the edge's views, its ``s-maxage`` (shorter while settling)."""
+        value = f"public, max-age={view_policy.max_age}"
+        if not view_policy.edge:
+            return value
+        ttl = self.ttl
+        gen = requestctx.current().generation
+        if gen and gen[1] > 0:  # kept no longer than the data takes to settle
+            ttl = min(ttl, math.ceil(gen[1] / 1000))
+        return f"{value}, s-maxage={ttl}"
+
+    @staticmethod
+    def validator(resp: Response) -> str | None:
+        """The canonical tag for this 200 answer, unless the view chose its own caching or it is stale."""
+        state = requestctx.current()
+        if "Cache-Control" in resp.headers or state.cache_outcome == STALE:
+            return None
+        return state.edge_validator

@@ -1,0 +1,84 @@
+"""The edge's before-request step: a 308 to the canonical URL through the edge only, a 304 without a
+render for a held canonical ETag, none while the data settles; s-maxage from PAPERLIST_EDGE_TTL."""
+
+from __future__ import annotations
+
+import pytest
+from fake_reads import fake_app
+from flask import template_rendered
+
+from services.web import app as app_module
+from services.web.http.edge import EDGE_HEADER
+
+GENERATION = {"value": (7, 0)}
+
+
+@pytest.fixture
+def app(monkeypatch):
+    real_install = app_module.http.install
+    monkeypatch.setattr(app_module.http, "install",
+                        lambda app, kept, generation: real_install(app, kept, lambda: GENERATION["value"]))
+    GENERATION["value"] = (7, 0)
+    return fake_app()
+
+
+@pytest.fixture
+def renders(app):
+    seen: list[str] = []
+
+    def count(sender, template, context, **extra):
+        seen.append(template.name)
+    template_rendered.connect(count, app)
+    yield seen
+    template_rendered.disconnect(count, app)
+
+
+def test_a_permutation_through_the_edge_is_sent_to_the_canonical_url(app):
+    client = app.test_client()
+    moved = client.get("/search?year=2024&q=graph", headers={EDGE_HEADER: "1"})
+    assert moved.status_code == 308 and moved.headers["Location"] == "/search?q=graph&year=2024"
+    assert "s-maxage=5" in moved.headers["Cache-Control"]
+    assert client.get("/search?q=graph&year=2024", headers={EDGE_HEADER: "1"}).status_code == 200
+    assert client.get("/search?year=2024&q=graph").status_code == 200  # a direct client is not redirected
+    assert client.post("/similar?z=1&a=2", headers={EDGE_HEADER: "1"}).status_code != 308
+    assert client.get("/api/v1/export?format=csv&q=x", headers={EDGE_HEADER: "1"}).status_code == 200
+
+
+def test_permutations_share_one_etag(app):
+    client = app.test_client()
+    one = client.get("/api/v1/search?q=graph&year=2018").headers["ETag"]
+    assert one == client.get("/api/v1/search?year=2018&q=graph").headers["ETag"]
+    assert one != client.get("/api/v1/search?q=graph&year=2019").headers["ETag"]
+
+
+def test_a_held_etag_is_answered_304_without_a_render(app, renders):
+    client = app.test_client()
+    page = client.get("/search?q=graph")
+    assert page.status_code == 200 and renders == ["search.html"]
+    again = client.get("/search?q=graph", headers={"If-None-Match": page.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b"" and renders == ["search.html"]
+    assert again.headers["ETag"] == page.headers["ETag"] and "s-maxage=5" in again.headers["Cache-Control"]
+    GENERATION["value"] = (8, 0)  # an ingest landed: the held tag is old, the page renders again
+    fresh = client.get("/search?q=graph", headers={"If-None-Match": page.headers["ETag"]})
+    assert fresh.status_code == 200 and fresh.headers["ETag"] != page.headers["ETag"] and len(renders) == 2
+
+
+def test_while_the_data_settles_answers_get_no_canonical_tag_and_a_short_edge_life(app, renders):
+    client = app.test_client()
+    settled = client.get("/search?q=graph").headers["ETag"]
+    GENERATION["value"] = (7, 1200)
+    settling = client.get("/search?q=graph", headers={"If-None-Match": settled})
+    assert settling.status_code == 200 and settling.headers["ETag"] != settled
+    assert settling.headers["Cache-Control"] == "public, max-age=60, s-maxage=2"
+
+
+def test_a_view_that_chose_its_own_caching_keeps_a_body_tag(app):
+    client = app.test_client()
+    first = client.get("/api/v1/export?format=csv&q=graph")
+    assert "s-maxage" not in first.headers["Cache-Control"]
+    assert client.get("/healthz").headers["Cache-Control"] == "no-store"
+
+
+def test_the_edge_ttl_is_a_setting():
+    app = fake_app(PAPERLIST_EDGE_TTL="2")
+    assert app.test_client().get("/").headers["Cache-Control"] == "public, max-age=60, s-maxage=2"
