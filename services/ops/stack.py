@@ -99,7 +99,14 @@ class LocalStack:
                     "PAPERLIST_HOST": self.settings.host, "PAPERLIST_PORT": str(self.settings.port),
                     "PAPERLIST_WEB_BIND": self.nginx.upstream,
                     "PAPERLIST_WEB_WORKERS": str(self.settings.web_workers),
-                    "PAPERLIST_WEB_THREADS": str(self.settings.web_threads)})
+                    "PAPERLIST_WEB_THREADS": str(self.settings.web_threads),
+                    # What nginx was rendered with and the app must agree on: the edge's TTL and
+                    # who is exempt from rate limits (the app's limits themselves, too).
+                    "PAPERLIST_EDGE_TTL": str(self.settings.edge_ttl),
+                    "PAPERLIST_RATE_LIMIT_EXEMPT": self.settings.rate_limit_exempt,
+                    "PAPERLIST_RATE_LIMIT": self.settings.rate_limit})
+        if self.settings.admin_token:
+            env["PAPERLIST_ADMIN_TOKEN"] = self.settings.admin_token
         return env
 
 
