@@ -83,6 +83,7 @@ class LocalNginx:
         if self.answers():
             raise StackError(f"{self.listen} is taken by another program; stop it or set PAPERLIST_PORT")
         binary = ensure_package("nginx", "nginx", log)
+        self.purge_edge()  # a fresh front starts with an empty edge: old entries may be another index's or release's
         conf = self.write_config()
         argv = [binary, "-p", f"{self.dir}/", "-e", str(self.dir / "error.log"), "-c", str(conf)]
         check = subprocess.run([*argv, "-t", "-q"], capture_output=True, text=True, check=False)

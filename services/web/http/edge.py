@@ -75,9 +75,11 @@ class Edge:
             return resp
         return None
 
-    def cache_control(self, view_policy: Policy) -> str:
-        """``public, max-age=…`` and, for the edge's views, its ``s-maxage`` (shorter while settling)."""
-        value = f"public, max-age={view_policy.max_age}"
+    def cache_control(self, view_policy: Policy, browser_max_age: int | None = None) -> str:
+        """``public, max-age=…`` (the policy's, or ``browser_max_age``) and, for the edge's views,
+        its ``s-maxage`` (shorter while settling)."""
+        max_age = view_policy.max_age if browser_max_age is None else browser_max_age
+        value = f"public, max-age={max_age}"
         if not view_policy.edge:
             return value
         ttl = self.ttl

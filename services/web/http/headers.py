@@ -52,7 +52,7 @@ def security(resp: Response) -> None:
 class EdgeHeaders(Protocol):
     """The edge's header values (:class:`services.web.http.edge.Edge`)."""
 
-    def cache_control(self, policy: Policy) -> str: ...
+    def cache_control(self, policy: Policy, browser_max_age: int | None = None) -> str: ...
 
     def validator(self, resp: Response) -> str | None: ...
 
@@ -64,7 +64,15 @@ def caching(resp: Response, policy: Policy, edge: EdgeHeaders) -> None:
     unless the view set its own Cache-Control (a degraded page's ``no-store``); other
     answers are tagged with a hash of their body.
     """
-    if request.method not in ("GET", "HEAD") or resp.status_code != 200 or policy is STATIC:
+    if request.method not in ("GET", "HEAD") or policy is STATIC:
+        return
+    if resp.status_code == 404 and policy.edge:
+        # The edge keeps the 404 too, briefly (browsers do not; the error boundary said
+        # no-store): it replaces the entry of a page that is gone, which nginx would
+        # otherwise go on serving stale while it tries again in the background.
+        resp.headers["Cache-Control"] = edge.cache_control(policy, browser_max_age=0)
+        return
+    if resp.status_code != 200:
         return
     if policy.max_age is None:
         resp.headers["Cache-Control"] = "no-store"

@@ -82,3 +82,11 @@ def test_a_view_that_chose_its_own_caching_keeps_a_body_tag(app):
 def test_the_edge_ttl_is_a_setting():
     app = fake_app(PAPERLIST_EDGE_TTL="2")
     assert app.test_client().get("/").headers["Cache-Control"] == "public, max-age=60, s-maxage=2"
+
+
+def test_a_missing_page_is_kept_by_the_edge_briefly_not_by_browsers(app):
+    client = app.test_client()
+    gone = client.get("/papers/no-such-paper")
+    assert gone.status_code == 404 and gone.headers["Cache-Control"] == "public, max-age=0, s-maxage=5"
+    assert client.get("/api/v1/nope").headers["Cache-Control"] != "public, max-age=0, s-maxage=5"
+    assert "s-maxage" not in client.get("/search?page=x").headers.get("Cache-Control", "")  # a 400 is never kept
