@@ -56,8 +56,8 @@ class Policy:
     ``max_age``: seconds browsers may keep a 200 answer to GET (``Cache-Control: public``);
     None answers ``no-store``. ``edge``: seconds a shared cache in front (nginx, a CDN) may
     keep it, when it differs (``s-maxage``; the edge cache's, issue 17). ``whole_answer``:
-    the finished body is kept in Redis and served as it is (JSON answers that depend on the
-    request only). ``cached_reads``: search reads go through the result cache (admin's do
+    the finished body is kept in Redis and served as it is (JSON answers and HTML pages that
+    depend on the request only; :mod:`services.web.cache.responses`). ``cached_reads``: search reads go through the result cache (admin's do
     not). ``cors``: cross-origin reads allowed (the public API).
     """
 

@@ -95,19 +95,19 @@ def _browse(template: str, own: dict[str, list[str]], **context):
 
 
 @bp.get("/")
-@policy()
+@policy(whole_answer=True)
 def index():
     return render_template("index.html", overview=extensions.reads().overview())
 
 
 @bp.get("/search")
-@policy()
+@policy(whole_answer=True)
 def search():
     return _render_results("search.html", page_request())
 
 
 @bp.get("/conferences")
-@policy()
+@policy(whole_answer=True)
 def conferences_index():
     overview = extensions.reads().overview(newest=0)
     known = {c.slug: i for i, c in enumerate(conferences.KNOWN)}
@@ -116,7 +116,7 @@ def conferences_index():
 
 
 @bp.get("/topics")
-@policy()
+@policy(whole_answer=True)
 def topics_index():
     overview = extensions.reads().overview(newest=0)
     counts = {slug: n for slug, _, n in overview.topics}
@@ -132,7 +132,7 @@ def api_docs():
 
 
 @bp.get("/papers/<paper_id>")
-@policy()
+@policy(whole_answer=True)
 def paper(paper_id: str):
     found = paper_or_404(paper_id)
     try:
@@ -152,7 +152,7 @@ def _venue(slug: str, year: int | None = None) -> dict:
 
 
 @bp.get("/conferences/<slug>")
-@policy()
+@policy(whole_answer=True)
 def conference(slug: str):
     slug = conferences.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
@@ -163,7 +163,7 @@ def conference(slug: str):
 
 
 @bp.get("/conferences/<slug>/<int:year>")
-@policy()
+@policy(whole_answer=True)
 def conference_year(slug: str, year: int):
     slug = conferences.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
@@ -178,7 +178,7 @@ def conference_year(slug: str, year: int):
 
 
 @bp.get("/topics/<slug>")
-@policy()
+@policy(whole_answer=True)
 def topic(slug: str):
     found = taxonomy.lookup(slug)
     if not found:
@@ -187,7 +187,7 @@ def topic(slug: str):
 
 
 @bp.get("/authors/<path:name>")
-@policy()
+@policy(whole_answer=True)
 def author(name: str):
     profile = extensions.reads().author(name[:200])
     if not profile.total and not profile.hidden:
