@@ -13,6 +13,8 @@ large, a POSTed text, or a health check).
   Elasticsearch is down or too slow (:class:`SearchUnavailable`) that copy is served,
   marked stale, instead of a 503.
 * **Redis down**: requests are served uncached (``bypass``).
+* **Incomplete answers** (results whose ``left_out`` names facets or a suggestion that ran out
+  of time) are served but never stored: the next request asks again.
 
 Per request the outcome goes to ``X-Cache`` (``hit``, ``miss``, ``stale``, ``bypass``).
 ``Cache-Control: no-cache`` on the request skips reading (benchmarks of the uncached path)
@@ -160,7 +162,12 @@ class CachedSearch:
             if leader:
                 store.quietly(store.release, key)
             raise
-        store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms)
+        if getattr(value, "left_out", ()):
+            # Hits without what ran out of time (facets, a suggestion): shown once, never kept.
+            if leader:
+                store.quietly(store.release, key)
+        else:
+            store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms)
         state.note(outcome)
         return value
 

@@ -7,6 +7,7 @@ from flask import Blueprint, abort, jsonify, make_response, redirect, render_tem
 from services.search import bibtex, conferences, taxonomy
 from services.search.errors import SearchUnavailable
 from services.search.request import SearchRequest
+from services.search.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
 from services.search.sorting import DEFAULT_SORT, effective_sort
 from services.search.stats import VenueYear
 
@@ -27,9 +28,22 @@ API_EXAMPLES = {
 }
 
 
+# What a results page says it left out when it ran out of time (services.search.results.LEFT_OUT_*).
+LEFT_OUT_LABELS = {LEFT_OUT_FACETS: "the filter counts", LEFT_OUT_SUGGESTIONS: "spelling suggestions",
+                   LEFT_OUT_TRENDS: "the trends"}
+
+
 def trends_of(req: SearchRequest, total: int) -> trends_render.TrendsView | None:
     """The charts of a results page; none (and no request) for an empty result set."""
     return trends_render.trends_view(req, extensions.reads().trends(req)) if total else None
+
+
+def trends_or_left_out(req: SearchRequest, total: int) -> tuple[trends_render.TrendsView | None, tuple[str, ...]]:
+    """The charts, or none when their aggregations run out of time: the hits are what was asked for."""
+    try:
+        return trends_of(req, total), ()
+    except SearchUnavailable:
+        return None, (LEFT_OUT_TRENDS,)
 
 
 def shown_sort(req: SearchRequest) -> str:
@@ -64,15 +78,23 @@ def _render_results(template: str, req: SearchRequest, **context):
         last = min(results.pages, req.page)
         return redirect(url_with(request.path, req, page=last if last > 1 else None), code=302)
     req = results.request  # a correction's results are its request's: the page, its links and trends follow them
-    context.update(results=results, req=req, trends=trends_of(req, results.total), sort_shown=shown_sort(req),
-                   narrowed=narrowed_to(req, context.get("venue")) if results.total else None)
+    trends, trends_left_out = trends_or_left_out(req, results.total)
+    left_out = (*results.left_out, *trends_left_out)
+    context.update(results=results, req=req, trends=trends, sort_shown=shown_sort(req),
+                   narrowed=narrowed_to(req, context.get("venue")) if results.total else None,
+                   left_out=[LEFT_OUT_LABELS[part] for part in left_out], facets_left_out=LEFT_OUT_FACETS in left_out)
     if request.args.get("partial") == "1":
-        return jsonify(results=render_template("_results.html", **context),
+        page = jsonify(results=render_template("_results.html", **context),
                        facets=render_template("_facets.html", **context),
                        head=render_template("_results_head.html", **context),
                        scope=render_template("_scope.html", **context),
                        total=results.total)
-    return render_template(template, **context)
+    else:
+        page = make_response(render_template(template, **context))
+    if left_out:
+        # Hits without what ran out of time: not kept (Redis, browsers, the edge); the next visit has it all.
+        page.headers["Cache-Control"] = "no-store"
+    return page
 
 
 def _extra_filters(**own: list[str]) -> bool:
