@@ -13,6 +13,8 @@ large, a POSTed text, or a health check).
   Elasticsearch is down or too slow (:class:`SearchUnavailable`) that copy is served,
   marked stale, instead of a 503.
 * **Redis down**: requests are served uncached (``bypass``).
+* **Fragments**: HTML the web renders from reads of one request alone (:meth:`CachedSearch.fragment`)
+  is kept the same way, so it changes with the generation like the reads it is made of.
 * **Incomplete answers** (results whose ``left_out`` names facets or a suggestion that ran out
   of time) are served but never stored: the next request asks again.
 
@@ -95,6 +97,12 @@ class CachedSearch:
 
     def conference(self, slug: str) -> ConferenceSummary | None:
         return self._read("conference", ConferenceSummary | None, self.service.conference, slug)
+
+    # -- the web's own fragments ----------------------------------------------------------
+    def fragment(self, name: str, req: SearchRequest, render: Callable[[SearchRequest], str]) -> str:
+        """HTML the web renders from reads of ``req`` alone (a results page's trends: 57% of its
+        render), kept like a read: the same generation key, single flight and stale copy."""
+        return self._read(f"fragment:{name}", str, render, req)
 
     # -- passed through ----------------------------------------------------------------
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from services.search import bibtex, conferences, taxonomy
 from services.search.errors import SearchUnavailable
@@ -38,10 +41,20 @@ def trends_of(req: SearchRequest, total: int) -> trends_render.TrendsView | None
     return trends_render.trends_view(req, extensions.reads().trends(req)) if total else None
 
 
-def trends_or_left_out(req: SearchRequest, total: int) -> tuple[trends_render.TrendsView | None, tuple[str, ...]]:
-    """The charts, or none when their aggregations run out of time: the hits are what was asked for."""
+def trends_html(req: SearchRequest, total: int) -> tuple[Markup | None, tuple[str, ...]]:
+    """The trends section of a results page, or none when their aggregations run out of time (the
+    hits are what was asked for). Rendered once per search and generation, whatever the page or the
+    path (its links are /search's): a cached fragment (:meth:`CachedSearch.fragment`)."""
+    if not total:
+        return None, ()
+    whole = replace(req, page=1, search_after=None)  # every page of a search has the same trends
+
+    def render(of: SearchRequest) -> str:
+        return render_template("_trends.html", trends=trends_of(of, total))
+
+    keep = getattr(extensions.reads(), "fragment", None)  # a test's stand-in reads may keep none
     try:
-        return trends_of(req, total), ()
+        return Markup(keep("trends", whole, render) if keep else render(whole)), ()
     except SearchUnavailable:
         return None, (LEFT_OUT_TRENDS,)
 
@@ -78,9 +91,9 @@ def _render_results(template: str, req: SearchRequest, **context):
         last = min(results.pages, req.page)
         return redirect(url_with(request.path, req, page=last if last > 1 else None), code=302)
     req = results.request  # a correction's results are its request's: the page, its links and trends follow them
-    trends, trends_left_out = trends_or_left_out(req, results.total)
+    trends, trends_left_out = trends_html(req, results.total)
     left_out = (*results.left_out, *trends_left_out)
-    context.update(results=results, req=req, trends=trends, sort_shown=shown_sort(req),
+    context.update(results=results, req=req, trends_html=trends, sort_shown=shown_sort(req),
                    narrowed=narrowed_to(req, context.get("venue")) if results.total else None,
                    left_out=[LEFT_OUT_LABELS[part] for part in left_out], facets_left_out=LEFT_OUT_FACETS in left_out)
     if request.args.get("partial") == "1":
