@@ -15,8 +15,8 @@ Two parts:
 * cold broad searches (``large language models``, ``learning``) while wrk loads the server:
   each answers 200 with its hits (and says what it left out), never a 503.
 * ``--in-process``: the Flask test client's ms per request for the same URLs, and the render
-  cost of a page whose results are a Redis hit but whose whole answer is not kept (what a first
-  visitor after an ingest pays).
+  cost of a page whose results are a Redis hit but whose whole answer is not kept (another page
+  of a kept search: its trends section is a kept fragment), and with the trends rendered too.
 
     python3 bench/render_cost.py --start --index w17r-sample     # its own gunicorn on 127.0.0.1:8119
     python3 bench/render_cost.py --url http://127.0.0.1:8119 --in-process
@@ -140,6 +140,7 @@ def measure_in_process(index: str, repeats: int = 30) -> dict:
     from services.settings import load_settings
     from services.web.app import create_app
     from services.web.cache.responses import KeptAnswers
+    from services.web.cache.results import CachedSearch
 
     app = create_app(load_settings(PAPERLIST_INDEX=index))
     logging.disable(logging.CRITICAL)
@@ -157,13 +158,16 @@ def measure_in_process(index: str, repeats: int = 30) -> dict:
     for query in QUERIES:
         paths = urls_of(query)
         report[query] = {f"{kind}_ms": per_request(path) for kind, path in paths.items()}
-    serve = KeptAnswers.serve
+    serve, fragment = KeptAnswers.serve, CachedSearch.fragment
     KeptAnswers.serve = lambda self, policy: None  # type: ignore[method-assign]  # every page rendered
     try:
-        for query in QUERIES:
+        for query in QUERIES:  # the results and the trends section are Redis hits
             report[query]["page_rendered_ms"] = per_request(urls_of(query)["page"])
+        CachedSearch.fragment = lambda self, name, req, render: render(req)  # type: ignore[method-assign]
+        for query in QUERIES:  # the results are Redis hits, the trends rendered
+            report[query]["page_rendered_with_trends_ms"] = per_request(urls_of(query)["page"])
     finally:
-        KeptAnswers.serve = serve  # type: ignore[method-assign]
+        KeptAnswers.serve, CachedSearch.fragment = serve, fragment  # type: ignore[method-assign]
     return report
 
 

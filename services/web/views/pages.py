@@ -167,7 +167,7 @@ def api_docs():
 
 
 @bp.get("/papers/<paper_id>")
-@policy(whole_answer=True)
+@policy()  # not kept whole: its neighbours (a kNN search) may be left out of one visit
 def paper(paper_id: str):
     found = paper_or_404(paper_id)
     try:
