@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # /readyz within ready_budget. Elasticsearch calls from the web get deadlines inside them.
     search_budget: float = Field(2.0, alias="PAPERLIST_SEARCH_BUDGET", gt=0, le=60)
     ready_budget: float = Field(1.0, alias="PAPERLIST_READY_BUDGET", gt=0, le=60)
+    # Of a search's budget, what its facet counts may take (Elasticsearch's server-side timeout of
+    # a search with aggregations): past it the hits are sent without them, never a 503 (issue 17).
+    facets_budget: float = Field(0.5, alias="PAPERLIST_FACETS_BUDGET", gt=0, le=60)
     # Circuit breakers (Elasticsearch and Redis from the web): open after this many
     # consecutive failures, probe again after the cool-down.
     breaker_failures: int = Field(3, alias="PAPERLIST_BREAKER_FAILURES", ge=1, le=1000)

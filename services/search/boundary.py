@@ -116,11 +116,14 @@ class Deadlines:
 
     One call may use 3/4 of the budget, all calls of a request together the budget less
     RENDER_RESERVE (see :func:`start_deadline`); a search also tells Elasticsearch to stop
-    at half its deadline and answer with what it has (server-side ``timeout``).
+    at half its deadline and answer with what it has (server-side ``timeout``). A search
+    with aggregations (facets, trends) is told to stop at ``facets`` already: the hits are
+    then asked for alone, with the time left (:meth:`PaperSearch._hits_first`).
     """
 
     search: float = 2.0
     ready: float = 1.0
+    facets: float = 0.5
 
     @property
     def call(self) -> float:
@@ -129,6 +132,13 @@ class Deadlines:
     @property
     def ready_call(self) -> float:
         return self.ready * 0.75
+
+    def server_timeout(self, client_timeout: float, *, aggregations: bool = False) -> str:
+        """Elasticsearch's ``timeout`` for a call: half its client deadline, at most ``facets`` with aggregations."""
+        seconds = client_timeout / 2
+        if aggregations:
+            seconds = min(seconds, self.facets)
+        return f"{max(1, int(seconds * 1000))}ms"
 
     def left(self, per_call: float) -> float:
         """This call's client deadline: its share, cut to what the request has left."""

@@ -56,6 +56,10 @@ class SearchOverloaded(SearchUnavailable):
     message = "The search service is overloaded; please retry shortly."
 
 
+class TimedOut(SearchOverloaded):
+    """Elasticsearch stopped at its server-side ``timeout`` and answered with partial results."""
+
+
 class IndexMissing(SearchUnavailable):
     """The alias does not exist yet (nothing ingested, or a rebuild has not swapped it in)."""
 

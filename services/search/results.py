@@ -14,6 +14,12 @@ from .request import DEFAULT_MODE, SearchRequest, encode_cursor
 from .search_body import LEXICAL_MATCHES, facet_aggregations
 
 
+# What a search may leave out of its answer when it runs out of time (its hits never).
+LEFT_OUT_FACETS = "facets"            # the facet counts (and the year histogram)
+LEFT_OUT_SUGGESTIONS = "suggestions"  # a spelling correction or "did you mean"
+LEFT_OUT_TRENDS = "trends"            # a results page's charts (a read of their own: the web leaves them out)
+
+
 @dataclass(frozen=True)
 class Hit:
     paper: Paper
@@ -36,6 +42,7 @@ class SearchResults:
     lexical_total: int | None = None  # papers the words match, when kNN adds others (hybrid)
     corrected_from: str | None = None  # the query as typed, when these are its correction's results
     hint: str | None = None  # why nothing was found, when it can be told (services.search.corrections.HINTS)
+    left_out: tuple[str, ...] = ()  # parts that ran out of time (LEFT_OUT_*): an answer not to keep
 
     @property
     def matched(self) -> int:

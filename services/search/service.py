@@ -16,11 +16,11 @@ from typing import Any
 from elasticsearch import Elasticsearch, NotFoundError
 
 from . import authors, conferences, taxonomy
-from .boundary import Deadlines, translating
+from .boundary import BudgetSpent, Deadlines, translating
 from .breaker import CircuitBreaker
 from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year
 from .documents import SUMMARY_FIELDS, from_source
-from .errors import SearchOverloaded
+from .errors import TimedOut
 from .facets import FACETS
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
 from .model import Paper
@@ -28,8 +28,8 @@ from .name_keys import author_key
 from .corrections import Meant, hint, keep_case, use_correction
 from .reads import Exported, Suggestion
 from .request import SearchRequest
-from .results import SearchResults, shape, suggestion
-from .search_body import build_search, build_suggest
+from .results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, SearchResults, shape, suggestion
+from .search_body import LEXICAL_MATCHES, build_search, build_suggest
 from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
 from .sorting import BROWSE_SORT, sort_clauses
 from .stats import Trends, VenueYear, aggregate, shape_trends, shape_venue, trends_body, venue_body
@@ -63,30 +63,62 @@ class PaperSearch:
         """The client with this call's deadline (without deadlines, as tools use it, the client's own)."""
         return self.es.options(request_timeout=self.deadlines.left(self.deadlines.call)) if self.deadlines else self.es
 
-    def _search(self, **kwargs: Any) -> Any:
+    def _search(self, *, optional_aggs: bool = False, **kwargs: Any) -> Any:
         """Every search this class sends: its share of the request's deadline, a server-side
-        timeout, and never a partial answer (reads by id go through :attr:`_es`, with the deadline)."""
+        timeout, and never a partial answer (reads by id go through :attr:`_es`, with the deadline).
+
+        ``optional_aggs``: the aggregations are what the caller can do without (facets, trends):
+        Elasticsearch stops at the facets budget already, so that the time left still answers.
+        """
         if not self.deadlines:
             return self.es.search(index=self.alias, **kwargs)
         timeout = self.deadlines.left(self.deadlines.call)
         # Server side: stop collecting at half the client deadline rather than run on unseen.
-        kwargs.setdefault("timeout", f"{max(1, int(timeout * 500))}ms")
+        kwargs.setdefault("timeout", self.deadlines.server_timeout(timeout, aggregations=optional_aggs))
         resp = self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
         if resp.body.get("timed_out"):
             # Partial hits and counts would contradict each other on a page (and be cached):
             # an overloaded cluster answers 503 or the last good answer instead.
-            raise SearchOverloaded("Elasticsearch ran out of time and answered with partial results")
+            raise TimedOut("Elasticsearch ran out of time and answered with partial results")
         return resp
+
+    def _hits_first(self, req: SearchRequest) -> SearchResults:
+        """The results of ``req``; when its facet counts run out of time, its hits without them.
+
+        One search asks for both, told to stop at the facets budget. A timed-out answer is
+        partial (its hits and counts would contradict each other): the hits are then asked for
+        alone with the time left, and the results say the facets were left out. Only the
+        hits' own failure (Elasticsearch down, hung, or out of time for them too) fails the call.
+        """
+        body = build_ranked(req)
+        aggs = body.get("aggs") or {}
+        optional = {name for name in aggs if name != LEXICAL_MATCHES}
+        if not optional or not self.deadlines:
+            return shape(req, self._search(**body).body)
+        try:
+            return shape(req, self._search(optional_aggs=True, **body).body)
+        except TimedOut:
+            log.warning("facet counts out of time: answering with the hits alone")
+        kept = {name: agg for name, agg in aggs.items() if name not in optional}
+        body = {k: v for k, v in body.items() if k != "aggs"} | ({"aggs": kept} if kept else {})
+        results = shape(req, self._search(**body).body)
+        results.left_out = (*results.left_out, LEFT_OUT_FACETS)
+        return results
 
     @translating
     def search(self, req: SearchRequest) -> SearchResults:
         """The results of ``req``, or of what it means when its words matched (nearly) nothing (:meth:`_meant`)."""
-        results = shape(req, self._search(**build_ranked(req)).body)
+        results = self._hits_first(req)
         if not self._may_mean_more(req, results.matched):
             return results
-        meant = self._meant(req, results.matched)
+        try:
+            meant = self._meant(req, results.matched)
+        except (TimedOut, BudgetSpent):
+            # The hits are what was asked for: a correction or "did you mean" that runs out of time is left out.
+            results.left_out = (*results.left_out, LEFT_OUT_SUGGESTIONS)
+            return results
         if meant.request is not req:
-            results = shape(meant.request, self._search(**build_ranked(meant.request)).body)
+            results = self._hits_first(meant.request)
         results.corrected_from, results.suggestion = meant.corrected_from, meant.suggestion
         if not meant.corrected_from:
             results.hint = hint(req.parsed, results.total)
@@ -169,7 +201,7 @@ class PaperSearch:
         return trends if meant is req else self._trends(meant)
 
     def _trends(self, req: SearchRequest) -> Trends:
-        return shape_trends(aggregate(self._aggregate, lambda buckets: trends_body(req, buckets)))
+        return shape_trends(aggregate(self._optional_aggregate, lambda buckets: trends_body(req, buckets)))
 
     @translating
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
@@ -191,6 +223,10 @@ class PaperSearch:
 
     def _aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
         return self._search(**body).body
+
+    def _optional_aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
+        """An aggregation a page can do without (its trends): it stops at the facets budget."""
+        return self._search(optional_aggs=True, **body).body
 
     @translating
     def paper(self, paper_id: str) -> Paper | None:

@@ -37,7 +37,8 @@ def create_app(settings: Settings | None = None, *, reads: SearchReads | None = 
     configure_logging()
     service = reads or PaperSearch(
         make_web_client(settings), settings.index,
-        deadlines=Deadlines(search=settings.search_budget, ready=settings.ready_budget),
+        deadlines=Deadlines(search=settings.search_budget, ready=settings.ready_budget,
+                            facets=settings.facets_budget),
         breaker=search_breaker(settings.breaker_failures, settings.breaker_cooldown))
     guard = redis_guard.from_settings(settings)
     cached, store = cache.build(settings, service, guard)

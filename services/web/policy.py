@@ -59,8 +59,8 @@ class Policy:
     (``s-maxage``), a revalidation is answered 304 from the canonical ETag without running
     the view, and a request through the edge in another parameter order is sent to the
     canonical URL (:mod:`services.web.http.edge`). ``whole_answer``:
-    the finished body is kept in Redis and served as it is (JSON answers that depend on the
-    request only). ``cached_reads``: search reads go through the result cache (admin's do
+    the finished body is kept in Redis and served as it is (JSON answers and HTML pages that depend on
+    the request only; :mod:`services.web.cache.responses`). ``cached_reads``: search reads go through the result cache (admin's do
     not). ``cors``: cross-origin reads allowed (the public API).
     """
 

@@ -290,3 +290,56 @@ def test_paper_page_is_served_without_similar_papers_when_their_search_fails(cli
     assert "Similar papers" not in html and "BibTeX" in html
     assert unescape(re.search(r"<title>(.*?)</title>", html, re.S).group(1)).startswith(hit["title"][:20])
     assert resp.headers["Cache-Control"] == "no-store"  # the next visit gets its neighbours
+
+
+class StopsAtItsTimeout:
+    """The real client, where Elasticsearch honours a 1 ms server-side timeout on a search with aggregations
+    (it answers ``timed_out``, as a busy cluster does; the sample is too small to take that long)."""
+
+    def __init__(self, es):
+        self.es = es
+
+    def options(self, **kwargs):
+        return StopsAtItsTimeout(self.es.options(**kwargs))
+
+    def search(self, **kwargs):
+        resp = self.es.search(**kwargs)
+        if kwargs.get("aggs") and kwargs.get("timeout") == "1ms":
+            resp.body["timed_out"] = True
+        return resp
+
+    def __getattr__(self, name):
+        return getattr(self.es, name)
+
+
+def test_a_search_whose_facets_run_out_of_budget_still_answers_its_hits(web_settings, client):
+    from services.search.boundary import Deadlines
+    from services.search.client import make_web_client
+    from services.search.service import PaperSearch
+    from services.web.app import create_app
+
+    tight = web_settings.model_copy(update={"facets_budget": 0.001})  # PAPERLIST_FACETS_BUDGET=0.001
+    service = PaperSearch(StopsAtItsTimeout(make_web_client(tight)), tight.index,
+                          deadlines=Deadlines(search=tight.search_budget, facets=tight.facets_budget))
+    app = create_app(tight, reads=service)
+    app.testing = False
+    hurried = app.test_client()
+    fresh = {"Cache-Control": "no-cache"}  # not an answer some other test kept
+
+    page = hurried.get("/search?q=learning", headers=fresh)
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"  # kept nowhere
+    html = page.get_data(as_text=True)
+    assert _listed_total(html) == _api_total(client, q="learning") > 20
+    assert html.count('class="paper-card"') == 20  # the hits, all of them
+    assert 'class="facet"' not in html and '<details class="trends"' not in html  # what ran out of time
+    note = re.search(r'<p class="left-out" role="note">([^<]*)<a href="([^"]+)">Load them</a>', html)
+    assert note and "the filter counts and the trends" in note.group(1)
+    assert unescape(note.group(2)) == "/search?q=learning"
+    assert "The filter counts took too long" in html
+
+    api = hurried.get("/api/v1/search?q=learning", headers=fresh)
+    assert api.status_code == 200 and api.headers["X-Left-Out"] == "facets"
+    assert api.get_json()["total"] == _api_total(client, q="learning") and len(api.get_json()["hits"]) == 20
+
+    whole = client.get("/search?q=learning", headers=fresh)  # with time enough: everything, and no note
+    assert 'class="facet"' in whole.get_data(as_text=True) and 'class="left-out"' not in whole.get_data(as_text=True)

@@ -246,3 +246,36 @@ def test_admin_routes_never_touch_the_cache(client):
     resp = client.get("/api/v1/admin/reindex", headers={"Authorization": "Bearer wrong"})
     assert resp.status_code == 401 and "X-Cache" not in resp.headers
 
+
+
+def test_results_pages_are_kept_whole_until_the_data_changes(client, redis_client, sample_alias):
+    """A Redis-hit page costs what the API's kept answer costs: no render (issue 17); a write renders anew."""
+    gz = {"Accept-Encoding": "gzip"}
+    path = "/search?q=graph+neural&conference=iclr"
+    first = client.get(path, headers={**gz, "Cache-Control": "no-cache"})  # rendered, then kept
+    kept = client.get(path, headers=gz)
+    assert first.status_code == kept.status_code == 200 and kept.mimetype == "text/html"
+    assert kept.headers["X-Cache"] == "hit" and kept.headers["Content-Encoding"] == "gzip"
+    page = gzip.decompress(kept.get_data())
+    assert page == gzip.decompress(first.get_data()) and b'<div class="paper-list">' in page
+    assert client.get(path).get_data() == page  # unpacked for a client without gzip
+    assert kept.headers["Content-Security-Policy"] and kept.headers["ETag"]  # the hooks' headers, as on any answer
+    bump_generation(redis_client, sample_alias)
+    redis_client.delete(settling_key(sample_alias))  # long ago: later tests' answers are kept the full TTL
+    assert client.get(path, headers=gz).headers["X-Cache"] == "miss"
+
+
+def test_every_page_of_a_search_shares_one_rendered_trends_section(client, monkeypatch):
+    """The trends (most of a results page's render) are kept as a fragment of the search, whatever its page."""
+    from services.web.views import pages
+
+    rendered = []
+    real = pages.trends_of
+    monkeypatch.setattr(pages, "trends_of", lambda req, total: rendered.append(req.page) or real(req, total))
+    params = {"q": "learning", "sort": "newest", "page_size": "17"}
+    first = client.get("/search", query_string=params, headers={"Cache-Control": "no-cache"})  # rendered, kept
+    second = client.get("/search", query_string={**params, "page": "2"})
+    assert first.status_code == second.status_code == 200 and rendered == [1]  # page 2 rendered none
+    trends = [re.search(r'<details class="trends".*?</details>\s*(?=<div class="paper-list">)',
+                        r.get_data(as_text=True), re.S).group(0) for r in (first, second)]
+    assert trends[0] == trends[1] and "chart-link" in trends[0] and "page=" not in trends[0]

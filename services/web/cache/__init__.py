@@ -1,6 +1,6 @@
-"""The Redis caches in front of Elasticsearch: results per read (:mod:`.results`), whole API
-answers (:mod:`.responses`), their store and keys (:mod:`.store`), how answers are kept
-(:mod:`.codec`).
+"""The Redis caches in front of Elasticsearch: results per read (:mod:`.results`), whole
+answers — the API's JSON and the HTML pages — (:mod:`.responses`), their store and keys
+(:mod:`.store`), how answers are kept (:mod:`.codec`).
 
 What a view may cache is declared on it (:class:`~services.web.policy.Policy`); the
 request hooks (:mod:`services.web.http`) serve and keep whole answers.

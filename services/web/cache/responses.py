@@ -1,13 +1,17 @@
-"""Whole JSON answers of the public API kept in Redis, on top of the result cache.
+"""Whole answers kept in Redis, on top of the result cache: the API's JSON and the results pages' HTML.
 
-A result-cache hit still costs decoding the stored results and serialising them again;
-for an API view whose answer depends only on the request (``whole_answer=True`` in its
-policy) the finished body is kept too, so a repeated request costs two Redis round trips
-and almost nothing else. Same generation, TTL and settling window as the result cache
-(:mod:`.store`); HTML pages are rendered per request (their security headers may carry
-per-response values), so they use the result cache only. Only JSON bodies are kept (a
-kept entry is served as JSON). The key includes the host: absolute URLs in a body must
-never travel to a client who asked under another name.
+A result-cache hit still costs decoding the stored results and serialising them again —
+for a results page, rendering 150-220 kB of HTML (about 40 ms of Python, 25 times the
+API's kept answer; issue 17). For a view whose answer depends only on the request
+(``whole_answer=True`` in its policy) the finished body is kept too, so a repeated request
+costs two Redis round trips and almost nothing else. Same generation, TTL and settling
+window as the result cache (:mod:`.store`), so an ingest, a reindex or a rollback shows at
+once. Headers are not kept: the hooks set them on every answer, kept or not (the security
+headers are the same for every response; no nonce). An answer is kept only when it is
+whole: a 200 of a kept type (:data:`KEPT_TYPES`) built from fresh or uncached reads, never
+a stale one, nor one the view marked ``no-store`` (a page that left out what ran out of
+time). The key includes the host: absolute URLs in a body must never travel to a client
+who asked under another name.
 
 Entries are kept gzipped and sent as they are to clients that accept gzip (nginx does not
 compress a response that already has a ``Content-Encoding``): compressing a 30 kB answer
@@ -30,6 +34,9 @@ from .store import ResultStore
 
 GZIP_LEVEL = 6  # paid once per entry, on the miss that stores it
 JSON = "application/json"
+HTML = "text/html"
+KEPT_TYPES = (JSON, HTML)  # an entry is its type's index (one byte), then the gzipped body
+KEY_PREFIX = "kept1:"      # the entries' shape: bump when it changes
 
 
 class KeptAnswers:
@@ -51,18 +58,23 @@ class KeptAnswers:
         if raw is None:
             state.kept_answer_key = key  # answered by the view, then kept
             return None
+        answer = _kept(raw)
+        if answer is None:
+            state.kept_answer_key = key
+            return None
         state.note(HIT)
-        return _kept(raw)
+        return answer
 
     def keep(self, resp: Response, policy: Policy) -> None:
         state = requestctx.current()
         key, state.kept_answer_key = state.kept_answer_key, None
-        if not key or resp.status_code != 200 or resp.direct_passthrough or resp.mimetype != JSON \
-                or state.cache_outcome not in (MISS, HIT, BYPASS):
+        if not key or resp.status_code != 200 or resp.direct_passthrough or resp.mimetype not in KEPT_TYPES \
+                or state.cache_outcome not in (MISS, HIT, BYPASS) or "no-store" in resp.headers.get("Cache-Control", ""):
             return
         settle_ms = state.generation[1] if state.generation else 0
         packed = gzip.compress(resp.get_data(), GZIP_LEVEL)
-        self.store.quietly(self.store.put, key, packed, settle_ms)
+        kind = bytes([KEPT_TYPES.index(resp.mimetype)])
+        self.store.quietly(self.store.put, key, kind + packed, settle_ms)
         if request.accept_encodings["gzip"]:  # the miss too: not compressed again by the front
             _gzipped(resp, packed)
             if "ETag" in resp.headers and resp.get_etag()[0] != state.edge_validator:
@@ -71,7 +83,7 @@ class KeptAnswers:
     def _key(self, generation: int) -> str:
         text = json.dumps([KEY_VERSION, request.endpoint, request.host, request.path,
                            sorted(request.args.items(multi=True))], separators=(",", ":"), ensure_ascii=False)
-        return self.store.fresh_key(generation, "gz" + hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+        return self.store.fresh_key(generation, KEY_PREFIX + hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
 
 
 def _gzipped(resp: Response, packed: bytes) -> Response:
@@ -82,10 +94,13 @@ def _gzipped(resp: Response, packed: bytes) -> Response:
     return resp
 
 
-def _kept(raw: bytes) -> Response:
-    """A kept (gzipped) answer as is when the client accepts gzip, else unpacked."""
+def _kept(raw: bytes) -> Response | None:
+    """A kept (gzipped) answer as is when the client accepts gzip, else unpacked (None: not an entry)."""
+    if not raw or raw[0] >= len(KEPT_TYPES):
+        return None
+    mimetype, raw = KEPT_TYPES[raw[0]], raw[1:]
     if request.accept_encodings["gzip"]:
-        return _gzipped(Response(mimetype=JSON), raw)
-    resp = Response(gzip.decompress(raw), mimetype=JSON)
+        return _gzipped(Response(mimetype=mimetype), raw)
+    resp = Response(gzip.decompress(raw), mimetype=mimetype)
     resp.vary.add("Accept-Encoding")
     return resp

@@ -13,6 +13,10 @@ large, a POSTed text, or a health check).
   Elasticsearch is down or too slow (:class:`SearchUnavailable`) that copy is served,
   marked stale, instead of a 503.
 * **Redis down**: requests are served uncached (``bypass``).
+* **Fragments**: HTML the web renders from reads of one request alone (:meth:`CachedSearch.fragment`)
+  is kept the same way, so it changes with the generation like the reads it is made of.
+* **Incomplete answers** (results whose ``left_out`` names facets or a suggestion that ran out
+  of time) are served but never stored: the next request asks again.
 
 Per request the outcome goes to ``X-Cache`` (``hit``, ``miss``, ``stale``, ``bypass``).
 ``Cache-Control: no-cache`` on the request skips reading (benchmarks of the uncached path)
@@ -94,6 +98,12 @@ class CachedSearch:
     def conference(self, slug: str) -> ConferenceSummary | None:
         return self._read("conference", ConferenceSummary | None, self.service.conference, slug)
 
+    # -- the web's own fragments ----------------------------------------------------------
+    def fragment(self, name: str, req: SearchRequest, render: Callable[[SearchRequest], str]) -> str:
+        """HTML the web renders from reads of ``req`` alone (a results page's trends: 57% of its
+        render), kept like a read: the same generation key, single flight and stale copy."""
+        return self._read(f"fragment:{name}", str, render, req)
+
     # -- passed through ----------------------------------------------------------------
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
         return self.service.export(req, limit)
@@ -160,7 +170,12 @@ class CachedSearch:
             if leader:
                 store.quietly(store.release, key)
             raise
-        store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms)
+        if getattr(value, "left_out", ()):
+            # Hits without what ran out of time (facets, a suggestion): shown once, never kept.
+            if leader:
+                store.quietly(store.release, key)
+        else:
+            store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms)
         state.note(outcome)
         return value
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
 from flask import url_for
 
@@ -16,26 +15,26 @@ from services.search import conferences, taxonomy
 from services.search.request import SearchRequest
 from services.search.stats import Trends, VenueYear
 
-from ..urls import url_with
+from ..urls import prepared, url_with
 from . import charts
 
 TOP_TOPICS = 10  # rows of the topics-over-years grid
 
 
 class FilterLinks:
-    """Search URLs with some filters set instead, each built once: a page has thousands of marks and cells."""
+    """Search URLs with some filters set instead, each built once from the request's query string
+    encoded once (:func:`~services.web.urls.prepared`): a page has thousands of marks and cells."""
 
     def __init__(self, req: SearchRequest):
-        self.path = url_for("pages.search")
-        self.pairs = [(k, v) for k, v in req.to_params() if k != "page"]
+        self.query = prepared(url_for("pages.search"), req)
         self.built: dict[tuple, str] = {}
 
     def __call__(self, **values: Any) -> str:
         key = tuple(values.items())
-        if key not in self.built:
-            pairs = [(k, v) for k, v in self.pairs if k not in values] + [(k, str(v)) for k, v in values.items()]
-            self.built[key] = f"{self.path}?{urlencode(pairs)}"
-        return self.built[key]
+        found = self.built.get(key)
+        if found is None:
+            found = self.built[key] = self.query.changed({"page": None, **values})
+        return found
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 @policy(edge=True, whole_answer=True, cors=True)
 def search():
     results = extensions.reads().search(search_request(api=True))
-    return jsonify(answers.results_json(results))
+    return left_out(jsonify(answers.results_json(results)), results.left_out)
 
 
 @bp.get("/facets")
@@ -30,7 +30,15 @@ def facets():
     """Counts only (no hits): what the filter panel fetches when an on-demand facet is opened."""
     req = search_request(api=True)
     results = extensions.reads().search(replace(req, page=1, page_size=0, search_after=None))
-    return jsonify(answers.counts_json(results))
+    return left_out(jsonify(answers.counts_json(results)), results.left_out)
+
+
+def left_out(resp: Response, parts: tuple[str, ...]) -> Response:
+    """An answer without what ran out of time says so (``X-Left-Out: facets``) and is kept nowhere."""
+    if parts:
+        resp.headers["X-Left-Out"] = ", ".join(parts)
+        resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.get("/papers/<paper_id>")

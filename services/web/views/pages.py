@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from services.search import bibtex, conferences, taxonomy
 from services.search.errors import SearchUnavailable
 from services.search.request import SearchRequest
+from services.search.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
 from services.search.sorting import DEFAULT_SORT, effective_sort
 from services.search.stats import VenueYear
 
@@ -27,9 +31,32 @@ API_EXAMPLES = {
 }
 
 
+# What a results page says it left out when it ran out of time (services.search.results.LEFT_OUT_*).
+LEFT_OUT_LABELS = {LEFT_OUT_FACETS: "the filter counts", LEFT_OUT_SUGGESTIONS: "spelling suggestions",
+                   LEFT_OUT_TRENDS: "the trends"}
+
+
 def trends_of(req: SearchRequest, total: int) -> trends_render.TrendsView | None:
     """The charts of a results page; none (and no request) for an empty result set."""
     return trends_render.trends_view(req, extensions.reads().trends(req)) if total else None
+
+
+def trends_html(req: SearchRequest, total: int) -> tuple[Markup | None, tuple[str, ...]]:
+    """The trends section of a results page, or none when their aggregations run out of time (the
+    hits are what was asked for). Rendered once per search and generation, whatever the page or the
+    path (its links are /search's): a cached fragment (:meth:`CachedSearch.fragment`)."""
+    if not total:
+        return None, ()
+    whole = replace(req, page=1, search_after=None)  # every page of a search has the same trends
+
+    def render(of: SearchRequest) -> str:
+        return render_template("_trends.html", trends=trends_of(of, total))
+
+    keep = getattr(extensions.reads(), "fragment", None)  # a test's stand-in reads may keep none
+    try:
+        return Markup(keep("trends", whole, render) if keep else render(whole)), ()
+    except SearchUnavailable:
+        return None, (LEFT_OUT_TRENDS,)
 
 
 def shown_sort(req: SearchRequest) -> str:
@@ -64,15 +91,23 @@ def _render_results(template: str, req: SearchRequest, **context):
         last = min(results.pages, req.page)
         return redirect(url_with(request.path, req, page=last if last > 1 else None), code=302)
     req = results.request  # a correction's results are its request's: the page, its links and trends follow them
-    context.update(results=results, req=req, trends=trends_of(req, results.total), sort_shown=shown_sort(req),
-                   narrowed=narrowed_to(req, context.get("venue")) if results.total else None)
+    trends, trends_left_out = trends_html(req, results.total)
+    left_out = (*results.left_out, *trends_left_out)
+    context.update(results=results, req=req, trends_html=trends, sort_shown=shown_sort(req),
+                   narrowed=narrowed_to(req, context.get("venue")) if results.total else None,
+                   left_out=[LEFT_OUT_LABELS[part] for part in left_out], facets_left_out=LEFT_OUT_FACETS in left_out)
     if request.args.get("partial") == "1":
-        return jsonify(results=render_template("_results.html", **context),
+        page = jsonify(results=render_template("_results.html", **context),
                        facets=render_template("_facets.html", **context),
                        head=render_template("_results_head.html", **context),
                        scope=render_template("_scope.html", **context),
                        total=results.total)
-    return render_template(template, **context)
+    else:
+        page = make_response(render_template(template, **context))
+    if left_out:
+        # Hits without what ran out of time: not kept (Redis, browsers, the edge); the next visit has it all.
+        page.headers["Cache-Control"] = "no-store"
+    return page
 
 
 def _extra_filters(**own: list[str]) -> bool:
@@ -95,19 +130,19 @@ def _browse(template: str, own: dict[str, list[str]], **context):
 
 
 @bp.get("/")
-@policy(edge=True)
+@policy(edge=True, whole_answer=True)
 def index():
     return render_template("index.html", overview=extensions.reads().overview())
 
 
 @bp.get("/search")
-@policy(edge=True)
+@policy(edge=True, whole_answer=True)
 def search():
     return _render_results("search.html", page_request())
 
 
 @bp.get("/conferences")
-@policy(edge=True)
+@policy(edge=True, whole_answer=True)
 def conferences_index():
     overview = extensions.reads().overview(newest=0)
     known = {c.slug: i for i, c in enumerate(conferences.KNOWN)}
@@ -116,7 +151,7 @@ def conferences_index():
 
 
 @bp.get("/topics")
-@policy(edge=True)
+@policy(edge=True, whole_answer=True)
 def topics_index():
     overview = extensions.reads().overview(newest=0)
     counts = {slug: n for slug, _, n in overview.topics}
@@ -132,7 +167,7 @@ def api_docs():
 
 
 @bp.get("/papers/<paper_id>")
-@policy(edge=True)
+@policy(edge=True)  # not kept whole: its neighbours (a kNN search) may be left out of one visit
 def paper(paper_id: str):
     found = paper_or_404(paper_id)
     try:
@@ -152,7 +187,7 @@ def _venue(slug: str, year: int | None = None) -> dict:
 
 
 @bp.get("/conferences/<slug>")
-@policy(edge=True)
+@policy(edge=True, whole_answer=True)
 def conference(slug: str):
     slug = conferences.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
@@ -163,7 +198,7 @@ def conference(slug: str):
 
 
 @bp.get("/conferences/<slug>/<int:year>")
-@policy(edge=True)
+@policy(edge=True, whole_answer=True)
 def conference_year(slug: str, year: int):
     slug = conferences.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
@@ -178,7 +213,7 @@ def conference_year(slug: str, year: int):
 
 
 @bp.get("/topics/<slug>")
-@policy(edge=True)
+@policy(edge=True, whole_answer=True)
 def topic(slug: str):
     found = taxonomy.lookup(slug)
     if not found:
@@ -187,7 +222,7 @@ def topic(slug: str):
 
 
 @bp.get("/authors/<path:name>")
-@policy(edge=True)
+@policy(edge=True, whole_answer=True)
 def author(name: str):
     profile = extensions.reads().author(name[:200])
     if not profile.total and not profile.hidden:

@@ -47,7 +47,7 @@ class RecordingES:
         self._timeout: float | None = None
 
     def options(self, *, request_timeout: float | None = None, **_: Any) -> RecordingES:
-        clone = RecordingES.__new__(RecordingES)
+        clone = type(self).__new__(type(self))
         clone.__dict__ = {**self.__dict__, "_timeout": request_timeout}  # shares ``calls``
         return clone
 
@@ -132,3 +132,32 @@ def test_a_probing_breaker_lets_the_whole_call_through():
     healthy = _service(RecordingES(), breaker=breaker)
     assert healthy.similar("p1") == []
     assert breaker.state == CLOSED
+
+
+class AggsOutOfTime(RecordingES):
+    """Elasticsearch that runs out of time on any search counting facets; hits alone come back in time."""
+
+    def search(self, **kwargs: Any) -> Response:
+        self.calls.append(("search", self._timeout, kwargs))
+        aggs = {name for name in kwargs.get("aggs") or {} if name != "lexical_matches"}
+        hits = [{"_id": "p1", "_source": {"paper_id": "p1", "conference": "iclr", "title": "Graphs", "year": 2020}}]
+        return Response(timed_out=bool(aggs), hits={"total": {"value": 1}, "hits": hits}, aggregations=Aggregation())
+
+
+def test_a_search_whose_facet_counts_run_out_of_time_answers_its_hits():
+    start_deadline(2.0)
+    es = AggsOutOfTime()
+    service = PaperSearch(es, "papers", deadlines=Deadlines(search=2.0, ready=1.0, facets=0.1))  # type: ignore[arg-type]
+    results = service.search(SearchRequest(q="graph"))
+    assert [h.paper.paper_id for h in results.hits] == ["p1"] and results.total == 1
+    assert results.left_out == ("facets",) and results.facets == {}
+    first, second = (kwargs for _, _, kwargs in es.calls[:2])
+    assert first["aggs"] and first["timeout"] == "100ms"  # the facets budget, not half the deadline
+    assert "aggs" not in second and second["timeout"] == "750ms"  # the hits alone, with the time left
+
+
+def test_trends_that_run_out_of_time_are_refused_not_partial():
+    start_deadline(2.0)
+    service = PaperSearch(AggsOutOfTime(), "papers", deadlines=Deadlines(facets=0.1))  # type: ignore[arg-type]
+    with pytest.raises(SearchOverloaded):
+        service.trends(SearchRequest(q="graph"))

@@ -54,13 +54,15 @@ def test_permutations_share_one_etag(app):
 def test_a_held_etag_is_answered_304_without_a_render(app, renders):
     client = app.test_client()
     page = client.get("/search?q=graph")
-    assert page.status_code == 200 and renders == ["search.html"]
+    assert page.status_code == 200 and renders.count("search.html") == 1
+    rendered = list(renders)
     again = client.get("/search?q=graph", headers={"If-None-Match": page.headers["ETag"]})
-    assert again.status_code == 304 and again.data == b"" and renders == ["search.html"]
+    assert again.status_code == 304 and again.data == b"" and renders == rendered
     assert again.headers["ETag"] == page.headers["ETag"] and "s-maxage=5" in again.headers["Cache-Control"]
     GENERATION["value"] = (8, 0)  # an ingest landed: the held tag is old, the page renders again
     fresh = client.get("/search?q=graph", headers={"If-None-Match": page.headers["ETag"]})
-    assert fresh.status_code == 200 and fresh.headers["ETag"] != page.headers["ETag"] and len(renders) == 2
+    assert fresh.status_code == 200 and fresh.headers["ETag"] != page.headers["ETag"]
+    assert renders.count("search.html") == 2
 
 
 def test_while_the_data_settles_answers_get_no_canonical_tag_and_a_short_edge_life(app, renders):
