@@ -1,14 +1,13 @@
-"""Static embeddings: corpus throughput, query latency and neighbour quality.
+"""Corpus embeddings offline: throughput, query latency and neighbour quality, no Elasticsearch.
 
 * throughput: every record of the corpus (title + abstract), one process, batches of 512;
 * query latency: p50/p99 of embedding one 5,000-character text;
 * quality: among records whose curated ``primary_area`` is known (ICLR 2024-2026: one
   vocabulary of areas), the share of each sampled paper's top-10 cosine neighbours
   (brute force, self excluded) with the same area. Compared with TF-IDF cosine (a
-  stand-in for more_like_this until Elasticsearch is measured) and, on a small subset, with
-  the full transformer (``--transformer N``; numpy, slow) to show what distillation loses.
+  stand-in for more_like_this; needs scikit-learn, the bench extra).
 
-    python bench/embedding.py [--corpus DIR] [--queries 3000] [--transformer 300]
+    python bench/embedding.py [--corpus DIR] [--artifact MODEL.npz] [--queries 3000]
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ sys.path.insert(0, str(REPO / "deploy" / "tools"))
 
 from paperlists import records, text_of  # noqa: E402
 
-from services.search.embedding import ARTIFACT, DIMS, Embedder, paper_text  # noqa: E402
+from services.search.embedding import ARTIFACT, Embedder, paper_text  # noqa: E402
 
 LABELLED = ("iclr2024", "iclr2025", "iclr2026")
 
@@ -91,48 +90,18 @@ def tfidf(texts: list[str]):
     return TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(texts)
 
 
-def subset_of(size: int, n: int, seed: int) -> np.ndarray:
-    """The papers of the full-transformer comparison (their own seeded draw)."""
-    return np.sort(np.random.default_rng(seed + 1).choice(size, size=min(n, size), replace=False))
-
-
-def transformer_vectors(texts: list[str], max_tokens: int, cache: Path | None) -> tuple[np.ndarray, float | None]:
-    """all-MiniLM-L6-v2 sentence embeddings (numpy forward), optionally kept in a .npy cache."""
-    if cache and cache.exists():
-        return np.load(cache), None
-    from minilm import MiniLM
-
-    started = time.process_time()
-    dense = MiniLM().encode(texts, max_tokens=max_tokens)
-    if cache:
-        np.save(cache, dense)
-    return dense, round(1000 * (time.process_time() - started) / len(texts), 1)
-
-
-def quality(embedder: Embedder, labelled: list[str], areas: list[str], n_queries: int, transformer: int,
-            seed: int, max_tokens: int = 256, dense_cache: Path | None = None) -> dict:
+def quality(embedder: Embedder, labelled: list[str], areas: list[str], n_queries: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     labels = np.array(areas)
     queries = rng.choice(len(labelled), size=min(n_queries, len(labelled)), replace=False)
-    static = embedder.embed(labelled)
+    model = embedder.embed(labelled)
     out = {"labelled": len(labelled), "areas": len(set(areas)), "queries": len(queries),
            "chance": round(float(sum((labels == a).mean() ** 2 for a in set(areas))), 4),
-           "static": same_area_share(static, labels, queries)}
+           "model": same_area_share(model, labels, queries)}
     try:
         out["tfidf"] = same_area_share(tfidf(labelled), labels, queries)
     except ImportError:
         out["tfidf"] = None
-    if transformer:
-        subset = subset_of(len(labelled), transformer, seed)
-        sub_texts, sub_labels = [labelled[i] for i in subset], labels[subset]
-        everyone = np.arange(len(subset))
-        dense, ms_per_doc = transformer_vectors(sub_texts, max_tokens, dense_cache)
-        out["transformer_subset"] = {
-            "papers": len(subset), "max_tokens": max_tokens, "ms_per_doc": ms_per_doc,
-            "transformer": same_area_share(dense, sub_labels, everyone),
-            "static": same_area_share(static[subset], sub_labels, everyone),
-            "tfidf": same_area_share(tfidf(sub_texts), sub_labels, everyone),
-        }
     return out
 
 
@@ -141,12 +110,7 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("PAPERLIST_CORPUS",
                                                                            "/work/shared/data/paperlists")))
     parser.add_argument("--artifact", type=Path, default=ARTIFACT)
-    parser.add_argument("--dims", type=int, default=DIMS)
     parser.add_argument("--queries", type=int, default=3000)
-    parser.add_argument("--transformer", type=int, default=0, help="papers for the full-transformer comparison")
-    parser.add_argument("--transformer-tokens", type=int, default=256, help="truncation for the transformer")
-    parser.add_argument("--dense-cache", type=Path, help="keep the transformer vectors here (.npy)")
-    parser.add_argument("--dense-only", action="store_true", help="only compute the transformer vectors")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--skip-throughput", action="store_true")
     parser.add_argument("--skip-quality", action="store_true", help="speed only (any artifact of the right shape)")
@@ -155,12 +119,7 @@ def main() -> None:
         raise SystemExit(f"error: no corpus folder {args.corpus}")
 
     texts, labelled, areas = load(args.corpus)
-    if args.dense_only:
-        subset = subset_of(len(labelled), args.transformer, args.seed)
-        _, ms = transformer_vectors([labelled[i] for i in subset], args.transformer_tokens, args.dense_cache)
-        print(f"{len(subset)} papers, {ms} CPU ms each")
-        return
-    embedder = Embedder(args.artifact, args.dims)
+    embedder = Embedder(args.artifact)
     started = time.perf_counter()
     embedder.embed(["warm up"])
     result = {"artifact": embedder.version, "artifact_mb": round(args.artifact.stat().st_size / 1e6, 2),
@@ -169,8 +128,7 @@ def main() -> None:
         result["throughput"] = throughput(embedder, texts)
     result["query_5000_chars_ms"] = query_latency(embedder, texts)
     if not args.skip_quality:
-        result["quality"] = quality(embedder, labelled, areas, args.queries, args.transformer, args.seed,
-                                    args.transformer_tokens, args.dense_cache)
+        result["quality"] = quality(embedder, labelled, areas, args.queries, args.seed)
     print(save("embedding", result))
     print(json.dumps(result, indent=2))
 

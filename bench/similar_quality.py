@@ -1,34 +1,64 @@
-""""Papers like this": embeddings against more_like_this, and what semantic search costs.
+""""Papers like this" and "like my text": semantic, lexical, hybrid and fused neighbours, and what they cost.
 
-Quality: papers whose curated ``primary_area`` is known (ICLR 2024 on) are sampled
-(seeded); for each, its 10 nearest papers by kNN on its stored vector and by
-more_like_this, both drawn from the papers with a known primary area, and the share of
-those neighbours in the same primary area. Cost: embedding a 5,000-character text
-(p50/p99) and ``POST /api/v1/similar`` through the Flask app (p50/p99).
+Populations (seeded draws, split by a hash of the paper id into a dev half, on which the
+fusion weights are chosen, and a held-out test half, on which they are reported):
 
-    python bench/similar_quality.py --index semq --ingest /work/shared/data/paperlists/iclr --drop
+* same primary area: papers of each conference in ``--conference`` whose curated
+  ``primary_area`` is known (ICLR 2024 on; the corpus has none for NeurIPS, reported as
+  0 papers); their 10 nearest papers drawn from the same population, the share in the
+  same area;
+* keyword overlap: the same papers when they have author keywords; the share of their
+  10 neighbours sharing at least one keyword (neighbours drawn from that population);
+* half its abstract: ``--half`` papers of each split, visible by default (not rejected);
+  the first half of the abstract's words as "papers like my text" over the whole index,
+  found in the top 3.
+
+Methods: ``semantic`` (kNN on the stored vector / the text's embedding), ``lexical``
+(more_like_this on the paper / the text), ``hybrid`` (both in one request, scores
+summed, kNN boosted ×KNN_BOOST, as ``mode=hybrid``) and ``fused`` (our weighted RRF,
+:mod:`services.search.fusion`: each candidate weight on dev, the shipped weights on test).
+Each method's lists come from the service's own calls (``similar_with`` with a zero
+lexical weight is kNN alone, ``more_like_this``, ``like_text_with``); fusion of those
+lists is :func:`services.search.fusion.fuse` itself, at the service's depth.
+
+Cost: a title's ``mode=semantic`` search (embedding + kNN) against ``mode=lexical`` p50,
+the same texts in one run; embedding a 5,000-character text.
+
+    PAPERLIST_EMBEDDING_MODEL=model.npz python bench/similar_quality.py --index w21-full
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import time
 from pathlib import Path
 
 from harness import BenchWorker, bench_settings, drop, ensure_stores, percentiles, save
-from services.search.semantic import embedder
+from services.search.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
+from services.search.request import SearchRequest
+from services.search.semantic import KNN_BOOST, embedder
 from services.web import extensions
 from services.web.app import create_app
 
 NEIGHBOURS = 10
+TOP = 3
+LEXICAL_WEIGHTS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5, 2.5)
+"""Candidate lexical weights (semantic 1.0) tried on the dev split."""
+METHODS = ("semantic", "lexical", "hybrid", "fused")
 
 
 def known_area(conference: str) -> dict:
     """Papers of one conference whose curated primary area is known (one vocabulary of areas:
     other sources put track names in that field)."""
-    return {"bool": {"filter": [{"exists": {"field": "primary_area"}}, {"term": {"conference": conference}}],
+    return {"bool": {"filter": [{"exists": {"field": "primary_area"}}, {"term": {"conference": conference}},
+                                {"exists": {"field": "embedding"}}],
                      "must_not": [{"term": {"primary_area": ""}}]}}
+
+
+def split_of(paper_id: str) -> str:
+    return "dev" if hashlib.sha1(paper_id.encode()).digest()[0] % 2 == 0 else "test"
 
 
 def ingest(settings, source: str) -> dict:
@@ -48,17 +78,89 @@ def ingest(settings, source: str) -> dict:
     return {"seconds": round(seconds, 1), "indexed": summary.indexed, "rejected": summary.rejected}
 
 
-def quality(service, papers: list[dict], areas: dict[str, str], pool: dict) -> dict:
-    """``areas``: paper id -> primary area (result lists carry summary fields only, not the area)."""
-    shares = {"semantic": [], "more_like_this": []}
-    for paper in papers:
-        area = paper["primary_area"]
-        for name, found in (("semantic", service.similar(paper["paper_id"], NEIGHBOURS, [pool])),
-                            ("more_like_this", service.more_like_this(paper["paper_id"], NEIGHBOURS, [pool]))):
-            if found:
-                shares[name].append(sum(areas.get(p.paper_id) == area for p in found) / len(found))
-    return {name: {"papers": len(values), "same_area_pct": round(100 * sum(values) / max(len(values), 1), 2)}
-            for name, values in shares.items()}
+def sample(es, index: str, query: dict, n: int, seed: int, fields: list[str]) -> list[dict]:
+    resp = es.search(index=index, size=n, _source=fields, query={"function_score": {
+        "query": query, "random_score": {"seed": seed, "field": "_seq_no"}, "boost_mode": "replace"}})
+    return [h["_source"] | {"paper_id": h["_id"]} for h in resp["hits"]["hits"]]
+
+
+def hybrid_similar(service, paper_id: str, vector: list[float], size: int, within: list[dict]) -> list[str]:
+    from services.search.semantic import knn_clause
+
+    knn = knn_clause(SearchRequest(page_size=size), vector, k=size,
+                     extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}, *within])
+    resp = service.es.search(index=service.alias, size=size, _source=False, knn={**knn, "boost": KNN_BOOST},
+                             query={"bool": {"must": [_mlt([{"_index": service.alias, "_id": paper_id}])],
+                                             "filter": within, "must_not": [{"ids": {"values": [paper_id]}}]}})
+    return [h["_id"] for h in resp["hits"]["hits"]]
+
+
+def _mlt(like) -> dict:
+    return {"more_like_this": {"fields": ["title", "abstract", "keywords"], "like": like, "min_term_freq": 1,
+                               "min_doc_freq": 2, "max_query_terms": 30, "minimum_should_match": "20%"}}
+
+
+def neighbour_lists(service, paper: dict, within: list[dict]) -> dict[str, list[str]]:
+    """kNN and more_like_this at the fusion's depth, and the hybrid top 10, for one paper."""
+    pid = paper["paper_id"]
+    semantic = [p.paper_id for p in service.similar_with(Weights(lexical=0), pid, DEPTH, within)]
+    lexical = [p.paper_id for p in service.more_like_this(pid, DEPTH, within)]
+    return {"semantic": semantic, "lexical": lexical,
+            "hybrid": hybrid_similar(service, pid, paper["embedding"], NEIGHBOURS, within)}
+
+
+def fused(lists: dict[str, list[str]], weights: Weights, size: int) -> list[str]:
+    return [pid for pid, _ in fuse([(weights.semantic, lists["semantic"]), (weights.lexical, lists["lexical"])])][:size]
+
+
+def ranked(lists: dict[str, list[str]], method: str, weights: Weights, size: int) -> list[str]:
+    return fused(lists, weights, size) if method == "fused" else lists[method][:size]
+
+
+def share(rows: list[tuple[dict, dict]], method: str, weights: Weights, same) -> dict:
+    values = []
+    for paper, lists in rows:
+        found = ranked(lists, method, weights, NEIGHBOURS)
+        if found:
+            values.append(sum(bool(same(paper, other)) for other in found) / len(found))
+    return {"papers": len(values), "pct": round(100 * sum(values) / max(len(values), 1), 2)}
+
+
+def half_text(abstract: str) -> str:
+    words = abstract.split()
+    return " ".join(words[: max(1, len(words) // 2)])
+
+
+def half_lists(service, paper: dict) -> dict[str, list[str]]:
+    text = half_text(paper["abstract"])
+    req = SearchRequest(page_size=DEPTH)
+    semantic = [h.paper.paper_id for h in service.like_text_with(Weights(lexical=0), req, text).hits]
+    lexical = [h.paper.paper_id for h in service.like_text_with(Weights(semantic=0, lexical=1), req, text).hits]
+    vector = embedder().embed_one(text).tolist()
+    from services.search.semantic import knn_clause
+
+    knn = knn_clause(SearchRequest(page_size=TOP), vector, k=TOP)
+    resp = service.es.search(index=service.alias, size=TOP, _source=False, knn={**knn, "boost": KNN_BOOST},
+                             query={"bool": {"must": [_mlt(text)], "filter": knn["filter"]}})
+    return {"semantic": semantic, "lexical": lexical, "hybrid": [h["_id"] for h in resp["hits"]["hits"]]}
+
+
+def found_share(rows: list[tuple[dict, dict]], method: str, weights: Weights) -> dict:
+    hits = [paper["paper_id"] in ranked(lists, method, weights, TOP) for paper, lists in rows]
+    return {"papers": len(hits), "top3_pct": round(100 * sum(hits) / max(len(hits), 1), 2)}
+
+
+def latency(service, titles: list[str]) -> dict:
+    """p50/p99 of the same titles as mode=semantic and mode=lexical searches, interleaved."""
+    samples = {"semantic": [], "lexical": []}
+    for title in titles:
+        for mode in ("lexical", "semantic"):
+            started = time.perf_counter()
+            service.search(SearchRequest(q=title[:400], mode=mode))
+            samples[mode].append((time.perf_counter() - started) * 1000)
+    out = {mode: {k: round(v, 1) for k, v in percentiles(s).items()} for mode, s in samples.items()}
+    out["ratio_p50"] = round(out["semantic"]["p50"] / max(out["lexical"]["p50"], 1e-9), 2)
+    return out
 
 
 def embed_times(texts: list[str]) -> dict:
@@ -72,62 +174,122 @@ def embed_times(texts: list[str]) -> dict:
     return {k: round(v, 3) for k, v in percentiles(samples).items()}
 
 
-def similar_latency(client, texts: list[str]) -> dict:
-    samples = []
-    for text in texts:
-        started = time.perf_counter()
-        resp = client.post("/api/v1/similar", json={"text": text, "page_size": 20})
-        samples.append((time.perf_counter() - started) * 1000)
-        assert resp.status_code == 200, resp.get_json()
-    return {k: round(v, 1) for k, v in percentiles(samples).items()}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--index", default="semq")
-    parser.add_argument("--conference", default="iclr", help="papers sampled and neighbours drawn from it")
-    parser.add_argument("--ingest", help="source directory to ingest into --index first (ICLR has primary areas)")
-    parser.add_argument("--n", type=int, default=400, help="papers sampled for quality")
-    parser.add_argument("--queries", type=int, default=200, help="texts timed for embedding and /api/v1/similar")
+    parser.add_argument("--conference", action="append", help="conferences with curated areas (default iclr, nips)")
+    parser.add_argument("--ingest", help="source directory to ingest into --index first")
+    parser.add_argument("--n", type=int, default=600, help="papers drawn per conference for neighbours")
+    parser.add_argument("--half", type=int, default=200, help="papers per split for the half-abstract test")
+    parser.add_argument("--queries", type=int, default=200, help="titles timed for semantic vs lexical search")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--drop", action="store_true", help="delete the alias's indices at the end")
     args = parser.parse_args()
+    conferences = args.conference or ["iclr", "nips"]
 
-    settings = bench_settings(PAPERLIST_INDEX=args.index)
+    # A loaded machine must not turn slow answers into failures: a generous search budget.
+    settings = bench_settings(PAPERLIST_INDEX=args.index, PAPERLIST_SEARCH_BUDGET="30")
     ensure_stores(settings)
-    result: dict = {"index": args.index}
+    result: dict = {"index": args.index, "model": embedder().version, "seed": args.seed}
     if args.ingest:
         result["ingest"] = ingest(settings, args.ingest)
     app = create_app(settings)
-    service = extensions.reads(app).service  # the PaperSearch behind the cache (more_like_this is no web read)
+    service = extensions.reads(app).service  # the PaperSearch behind the cache
     es = service.es
-    pool = known_area(args.conference)
+    started = time.perf_counter()
     try:
-        sample = es.search(index=args.index, size=args.n, _source=["paper_id", "primary_area", "abstract"],
-                           query={"function_score": {"query": {"bool": {"filter": [
-                               pool, {"exists": {"field": "embedding"}}]}},
-                               "random_score": {"seed": args.seed, "field": "_seq_no"}, "boost_mode": "replace"}})
-        papers = [h["_source"] for h in sample["hits"]["hits"] if h["_source"].get("abstract")]
-        result["papers_with_area"] = es.count(index=args.index, query=pool)["count"]
-        from elasticsearch import helpers
+        area_rows: dict[str, list] = {"dev": [], "test": []}
+        keyword_rows: dict[str, list] = {"dev": [], "test": []}
+        result["papers_with_area"] = {}
+        for conference in conferences:
+            pool = known_area(conference)
+            result["papers_with_area"][conference] = es.count(index=args.index, query=pool)["count"]
+            if not result["papers_with_area"][conference]:
+                continue
+            from elasticsearch import helpers
 
-        areas = {h["_id"]: h["_source"]["primary_area"] for h in helpers.scan(
-            es, index=args.index, query={"query": pool, "_source": ["primary_area"]}, size=2000)}
-        result["quality"] = quality(service, papers, areas, pool)
+            meta = {h["_id"]: (h["_source"].get("primary_area"), {k.lower() for k in h["_source"].get("keywords") or []})
+                    for h in helpers.scan(es, index=args.index, query={"query": pool,
+                                                                        "_source": ["primary_area", "keywords"]},
+                                          size=2000)}
+            drawn = sample(es, args.index, pool, args.n, args.seed, ["primary_area", "keywords", "embedding"])
+            for paper in drawn:
+                lists = neighbour_lists(service, paper, [pool])
+                paper["area"], paper["kw"] = meta[paper["paper_id"]]
+                row = (paper, lists)
+                area_rows[split_of(paper["paper_id"])].append(row)
+                if paper["kw"]:
+                    keyword_rows[split_of(paper["paper_id"])].append(row)
+            result.setdefault("areas_chance_note", "neighbours drawn within each conference's labelled papers")
+
+            def same_area(paper, other, meta=meta):
+                return meta.get(other, (None,))[0] == paper["area"]
+
+            def shares_keyword(paper, other, meta=meta):
+                return bool(paper["kw"] & meta.get(other, (None, set()))[1])
+
+            for split in ("dev", "test"):
+                rows = [r for r in area_rows[split] if r[0]["paper_id"] in meta]
+                krows = [r for r in keyword_rows[split] if r[0]["paper_id"] in meta]
+                block = result.setdefault("same_area", {}).setdefault(conference, {}).setdefault(split, {})
+                kblock = result.setdefault("keyword_overlap", {}).setdefault(conference, {}).setdefault(split, {})
+                for method in METHODS:
+                    weights = SIMILAR
+                    block[method] = share(rows, method, weights, same_area)
+                    kblock[method] = share(krows, method, weights, shares_keyword)
+                if split == "dev":
+                    block["fused_by_lexical_weight"] = {
+                        str(w): share(rows, "fused", Weights(lexical=w), same_area)["pct"] for w in LEXICAL_WEIGHTS}
+                    kblock["fused_by_lexical_weight"] = {
+                        str(w): share(krows, "fused", Weights(lexical=w), shares_keyword)["pct"]
+                        for w in LEXICAL_WEIGHTS}
+        result["neighbours_s"] = round(time.perf_counter() - started, 1)
+
+        visible = {"bool": {"filter": [{"terms": {"conference": conferences}},
+                                       {"exists": {"field": "embedding"}}, {"exists": {"field": "abstract"}},
+                                       *extensions_default_filters()]}}
+        drawn = sample(es, args.index, visible, 8 * args.half, args.seed + 1, ["abstract"])
+        halves: dict[str, list] = {"dev": [], "test": []}
+        for paper in drawn:
+            split = split_of(paper["paper_id"])
+            if len(paper.get("abstract", "").split()) >= 20 and len(halves[split]) < args.half:
+                halves[split].append((paper, half_lists(service, paper)))
+        result["half_abstract"] = {}
+        for split, rows in halves.items():
+            block = result["half_abstract"][split] = {m: found_share(rows, m, LIKE_TEXT) for m in METHODS}
+            if split == "dev":
+                block["fused_by_lexical_weight"] = {
+                    str(w): found_share(rows, "fused", Weights(lexical=w))["top3_pct"] for w in LEXICAL_WEIGHTS}
+        # The shipped path end to end: like_text() itself on the held-out halves.
+        test_rows = halves["test"]
+        found = [p["paper_id"] in [h.paper.paper_id for h in service.like_text(
+            SearchRequest(page_size=TOP), half_text(p["abstract"])).hits] for p, _ in test_rows]
+        result["half_abstract"]["test"]["like_text_service_top3_pct"] = round(100 * sum(found) / max(len(found), 1), 2)
+        titles = [h["_source"]["title"] for h in es.search(index=args.index, size=args.queries, _source=["title"],
+                  query={"function_score": {"query": visible, "random_score": {"seed": args.seed + 2, "field": "_seq_no"},
+                                            "boost_mode": "replace"}})["hits"]["hits"]]
+        result["search_ms"] = latency(service, titles)
         rng = random.Random(args.seed)
-        abstracts = [p["abstract"] for p in papers]
+        abstracts = [p["abstract"] for p, _ in test_rows]
         texts = [" ".join(rng.sample(abstracts, min(len(abstracts), 8)))[:5000] for _ in range(args.queries)]
         result["embed_5000_chars_ms"] = embed_times(texts)
-        result["similar_api_ms"] = similar_latency(app.test_client(), abstracts[: args.queries])
     finally:
         if args.drop:
             drop(es, args.index)
+    result["weights"] = {"similar": vars(SIMILAR), "like_text": vars(LIKE_TEXT)}
     path = save("similar-quality", result)
-    q = result["quality"]
-    print(f"same primary area among top {NEIGHBOURS}: semantic {q['semantic']['same_area_pct']}% "
-          f"vs more_like_this {q['more_like_this']['same_area_pct']}% ({q['semantic']['papers']} papers); "
-          f"embed 5,000 chars p50 {result['embed_5000_chars_ms']['p50']} ms p99 {result['embed_5000_chars_ms']['p99']} ms; "
-          f"POST /api/v1/similar p50 {result['similar_api_ms']['p50']} ms  ({path})")
+    print(path)
+    import json
+
+    print(json.dumps(result, indent=1))
+
+
+def extensions_default_filters() -> list[dict]:
+    """The filters every search applies by default (rejected papers hidden): the half-abstract
+    papers must be findable by an ordinary "like my text" search."""
+    from services.search.facets import FACETS
+
+    return FACETS.default_filters()
 
 
 if __name__ == "__main__":

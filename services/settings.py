@@ -83,12 +83,22 @@ class Settings(BaseSettings):
     # socket behind nginx (unix:/path/web.sock).
     web_bind: str | None = Field(None, alias="PAPERLIST_WEB_BIND")
     worker_concurrency: int = Field(2, alias="PAPERLIST_WORKER_CONCURRENCY", ge=1, le=64)
+    # The embedding model (.npz from `paperlist embeddings train`); unset: the one shipped in
+    # services/search/models/, trained on the sample. Web and workers must name the same one.
+    embedding_model: Path | None = Field(None, alias="PAPERLIST_EMBEDDING_MODEL")
 
     @field_validator("index")
     @classmethod
     def _index_name(cls, value: str) -> str:
         if not value or value != value.lower() or any(c in value for c in ' "*\\<|,>/?#:'):
             raise ValueError("PAPERLIST_INDEX must be a lowercase Elasticsearch name")
+        return value
+
+    @field_validator("embedding_model")
+    @classmethod
+    def _model_file(cls, value: Path | None) -> Path | None:
+        if value is not None and not value.is_file():
+            raise ValueError(f"PAPERLIST_EMBEDDING_MODEL {value} is not a file")
         return value
 
     @field_validator("public_url")

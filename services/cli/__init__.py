@@ -1,4 +1,4 @@
-"""The ``paperlist`` command: up, down, purge-edge, status, ingest, reindex (one module per command).
+"""The ``paperlist`` command: up, down, purge-edge, status, ingest, reindex, embeddings (one module per command).
 
 Failures an operator can cause or meet (a missing file, Elasticsearch down, no worker)
 end with one ``error:`` line and a non-zero exit, never a traceback.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from . import ingest, reindex, stack, status
+from . import embeddings, ingest, reindex, stack, status
 
 __all__ = ["main"]
 
@@ -18,5 +18,6 @@ def main() -> None:
     """paperlist: search engine for AI conference papers — operations."""
 
 
-for _command in (stack.up, stack.down, stack.purge_edge, status.status, ingest.ingest, reindex.reindex):
+for _command in (stack.up, stack.down, stack.purge_edge, status.status, ingest.ingest, reindex.reindex,
+                 embeddings.embeddings):
     main.add_command(_command)

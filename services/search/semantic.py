@@ -18,7 +18,7 @@ import functools
 from typing import Any
 
 from .documents import SUMMARY_FIELDS
-from .embedding import Embedder
+from .embedding import ARTIFACT, Embedder
 from .limits import SEMANTIC_CANDIDATES, SEMANTIC_K
 from .request import SearchRequest
 from .ranking import known_item_filters
@@ -34,8 +34,12 @@ NAMED_BOOST = 10.0
 
 @functools.cache
 def embedder() -> Embedder:
-    """One per process: the artifact loads on first use, then serves every query (and every batch)."""
-    return Embedder()
+    """One per process: the model ``PAPERLIST_EMBEDDING_MODEL`` names (else the shipped one), loaded
+    on first use, then serving every query (and every batch). Settings are read at that first use,
+    never at import."""
+    from services.settings import load_settings
+
+    return Embedder(load_settings().embedding_model or ARTIFACT)
 
 
 def knn_clause(req: SearchRequest, vector: list[float], *, k: int | None = None,

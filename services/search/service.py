@@ -22,7 +22,9 @@ from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conferenc
 from .documents import SUMMARY_FIELDS, from_source
 from .errors import TimedOut
 from .facets import FACETS
-from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SUGGEST_PREFIX, SUGGEST_BELOW
+from .fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
+from .limits import (AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX,
+                     SUGGEST_BELOW)
 from .model import Paper
 from .name_keys import author_key
 from .corrections import Meant, hint, keep_case, use_correction
@@ -172,11 +174,32 @@ class PaperSearch:
 
     @translating
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:
-        """Papers nearest to a text (an abstract, a draft), under the request's filters and paging."""
+        """Papers nearest to a text (an abstract, a draft), under the request's filters and paging:
+        kNN on its embedding fused with more_like_this on its words (:mod:`.fusion`); the facets
+        count the kNN neighbours."""
+        return self._like_text(req, text, LIKE_TEXT)
+
+    @translating
+    def like_text_with(self, weights: Weights, req: SearchRequest, text: str) -> SearchResults:
+        """:meth:`like_text` with other fusion weights (a zero weight leaves that list out): for benchmarks."""
+        return self._like_text(req, text, weights)
+
+    def _like_text(self, req: SearchRequest, text: str, weights: Weights) -> SearchResults:
         vector = embedder().embed_one(text)
-        if not vector.any():  # no words in the text: nothing is near it
+        if not vector.any():  # no known words in the text: nothing is near it
             return SearchResults(req, 0, [])
-        return shape(req, self._search(**build_like(req, vector.tolist())).body)
+        depth = max(DEPTH, req.offset + req.page_size)
+        body = build_like(req, vector.tolist())
+        window = {"size": body.pop("size"), "from": body.pop("from")}
+        body["knn"]["k"] = max(body["knn"]["k"], depth)
+        body["knn"]["num_candidates"] = max(body["knn"]["num_candidates"], depth)
+        semantic = self._search(size=depth, **body).body
+        if not weights.lexical:
+            return shape(req, _window(semantic, semantic["hits"]["hits"], window))
+        lexical = self._search(size=depth, _source={"includes": SUMMARY_FIELDS}, query={"bool": {
+            "must": [_like({"like": text[:MAX_SIMILAR_TEXT]})], "filter": body["knn"]["filter"]}}).body
+        hits = _fused_hits(weights, semantic["hits"]["hits"], lexical["hits"]["hits"])
+        return shape(req, _window(semantic, hits, window))
 
     @translating
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
@@ -241,36 +264,50 @@ class PaperSearch:
 
     @translating
     def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
-        """Papers like this one: nearest by embedding when it has an abstract, else more_like_this on its words.
+        """Papers like this one: nearest by embedding fused with more_like_this on its words
+        (:mod:`.fusion`) when it has an abstract and a vector, else more_like_this alone.
 
-        ``within``: extra filters on the candidates (a benchmark compares both methods on one population).
+        ``within``: extra filters on the candidates (a benchmark compares the methods on one population).
         """
+        return self._similar(paper_id, size, within, SIMILAR)
+
+    @translating
+    def similar_with(self, weights: Weights, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
+        """:meth:`similar` with other fusion weights (a zero weight leaves that list out): for benchmarks."""
+        return self._similar(paper_id, size, within, weights)
+
+    def _similar(self, paper_id: str, size: int, within: Sequence[dict], weights: Weights) -> list[Paper]:
         try:
             stored = self._es.get(index=self.alias, id=paper_id, source_includes=[EMBEDDING, "abstract"])["_source"]
         except NotFoundError as exc:
             if exc.error == "index_not_found_exception":
                 raise
             return []
-        if stored.get(EMBEDDING) and (stored.get("abstract") or "").strip():
-            knn = knn_clause(SearchRequest(page_size=size), stored[EMBEDDING], k=size,
-                             extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}, *within])
-            resp = self._search(size=size, _source=SUMMARY_FIELDS, knn=knn)
-            return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
-        return self.more_like_this(paper_id, size, within)
+        if not (stored.get(EMBEDDING) and (stored.get("abstract") or "").strip()) or not weights.semantic:
+            return self._more_like_this(paper_id, size, within)
+        depth = size if not weights.lexical else max(DEPTH, size)
+        knn = knn_clause(SearchRequest(page_size=size), stored[EMBEDDING], k=depth,
+                         extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}, *within])
+        semantic = self._search(size=depth, _source=SUMMARY_FIELDS, knn=knn)["hits"]["hits"]
+        if not weights.lexical:
+            return [from_source(h["_source"]) for h in semantic[:size]]
+        lexical = self._more_like_this_hits(paper_id, depth, within)
+        return [from_source(h["_source"]) for h in _fused_hits(weights, semantic, lexical)[:size]]
 
     @translating
     def more_like_this(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
         """Papers sharing this one's distinctive words (title, abstract, keywords)."""
+        return self._more_like_this(paper_id, size, within)
+
+    def _more_like_this(self, paper_id: str, size: int, within: Sequence[dict]) -> list[Paper]:
+        return [from_source(h["_source"]) for h in self._more_like_this_hits(paper_id, size, within)]
+
+    def _more_like_this_hits(self, paper_id: str, size: int, within: Sequence[dict]) -> list[dict]:
         resp = self._search(size=size, _source=SUMMARY_FIELDS, query={"bool": {
-            "must": [{"more_like_this": {
-                "fields": ["title", "abstract", "keywords"],
-                "like": [{"_index": self.alias, "_id": paper_id}],
-                "min_term_freq": 1, "min_doc_freq": 2, "max_query_terms": 30,
-                "minimum_should_match": "20%",
-            }}],
+            "must": [_like({"like": [{"_index": self.alias, "_id": paper_id}]})],
             "filter": [_VISIBLE, *within],
         }})
-        return [from_source(h["_source"]) for h in resp["hits"]["hits"]]
+        return resp["hits"]["hits"]
 
     @translating
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
@@ -378,3 +415,25 @@ def _author_affiliations(name: str, papers: list[Paper]) -> list[tuple[str, int]
                 for part in author.affiliation.split("; "):
                     counts[part] = counts.get(part, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
+
+
+def _like(like: dict[str, Any]) -> dict[str, Any]:
+    """A more_like_this clause on a paper's (or a text's) distinctive words: title, abstract, keywords."""
+    return {"more_like_this": {"fields": ["title", "abstract", "keywords"], **like,
+                               "min_term_freq": 1, "min_doc_freq": 2, "max_query_terms": 30,
+                               "minimum_should_match": "20%"}}
+
+
+def _fused_hits(weights: Weights, semantic: list[dict], lexical: list[dict]) -> list[dict]:
+    """Both hit lists fused by rank (:func:`.fusion.fuse`), each hit once, its score the fused one."""
+    by_id = {h["_id"]: h for h in lexical} | {h["_id"]: h for h in semantic}
+    fused = fuse([(weights.semantic, [h["_id"] for h in semantic]), (weights.lexical, [h["_id"] for h in lexical])])
+    return [{**by_id[paper_id], "_score": score} for paper_id, score in fused]
+
+
+def _window(resp: dict[str, Any], hits: list[dict], window: dict[str, int]) -> dict[str, Any]:
+    """``resp`` with the page ``window`` (from, size) of ``hits``; the total counts every hit that could be paged to."""
+    start = window["from"]
+    total = max(resp["hits"]["total"]["value"], len(hits))
+    return {**resp, "hits": {**resp["hits"], "total": {**resp["hits"]["total"], "value": total},
+                             "hits": hits[start:start + window["size"]]}}

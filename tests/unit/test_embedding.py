@@ -1,11 +1,11 @@
-"""Static paper embeddings: the shipped artifact loads and behaves like an embedding."""
+"""Corpus paper embeddings: the shipped model loads and behaves like an embedding."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from services.search.embedding import ARTIFACT, DIMS, MAX_CHARS, Embedder, paper_text
+from services.search.embedding import ARTIFACT, DIMS, HALF, MAX_CHARS, Embedder, paper_text, tokens
 
 DIFFUSION = "Denoising diffusion probabilistic models for high-resolution image synthesis."
 DIFFUSION_TOO = "Score-based generative modelling: image generation with diffusion and denoising."
@@ -19,13 +19,13 @@ def embedder() -> Embedder:
 
 def test_construction_does_no_work():
     fresh = Embedder(ARTIFACT.with_name("does-not-exist.npz"))
-    assert fresh._table is None  # nothing read until the first embed
+    assert fresh._index is None  # nothing read until the first embed
     with pytest.raises(FileNotFoundError):
         fresh.embed(["x"])
 
 
 def test_shape_dtype_and_unit_norm(embedder):
-    vectors = embedder.embed([DIFFUSION, ROBOTS, "x"])
+    vectors = embedder.embed([DIFFUSION, ROBOTS, "graphs"])
     assert vectors.shape == (3, DIMS) and vectors.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
@@ -74,5 +74,25 @@ def test_paper_embedding_uses_title_and_abstract(embedder):
 
 
 def test_artifact_version_names_model_and_dims(embedder):
-    assert embedder.version.startswith(f"minilm-l6-v2-static-{DIMS}d-")
+    assert embedder.version.startswith("corpus-lsa128-w2v128-")
     assert len(embedder.version.rsplit("-", 1)[1]) == 12  # content digest
+
+
+def test_both_halves_are_unit_and_weigh_alike(embedder):
+    vector = embedder.embed_one(DIFFUSION)
+    np.testing.assert_allclose(np.linalg.norm(vector[:HALF]), np.linalg.norm(vector[HALF:]), atol=1e-5)
+
+
+def test_unknown_words_only_give_zeros(embedder):
+    assert not embedder.embed_one("qqqzzzx xxyyzzq").any()
+
+
+def test_tokens_are_lower_case_words_without_bare_numbers():
+    assert tokens("GANs, 3D and 2024: self-supervised x") == ["gans", "3d", "and", "self", "supervised"]
+
+
+def test_another_format_is_refused(tmp_path):
+    path = tmp_path / "old.npz"
+    np.savez(path, vectors=np.zeros((2, DIMS)))
+    with pytest.raises(ValueError, match="not a format"):
+        Embedder(path).embed(["x"])
