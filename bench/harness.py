@@ -26,6 +26,10 @@ sys.path.insert(0, str(REPO))
 from services.settings import Settings, load_settings  # noqa: E402
 
 RESULTS = REPO / "bench" / "results"
+# An uncached request end to end: ``no-cache`` skips the app's result cache, and a cookie makes
+# the edge (nginx proxy_cache) pass it through — without it the edge answers a repeated query
+# within its TTL, and with ``proxy_cache_use_stale updating`` a stale copy long after.
+UNCACHED = {"Cache-Control": "no-cache", "Cookie": "paperlist-bench=uncached"}
 
 
 def bench_settings(**overrides: str) -> Settings:

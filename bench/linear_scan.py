@@ -5,7 +5,7 @@ lowercased once at load (untimed, "the data already in memory"); a query is spli
 whitespace and lowercased, and a record matches when every word is a substring of that
 text (an AND of the words). Each query of a fixed set — the load test's text-query
 generator (bench/querymix.py): exact titles, title fragments, keywords, author names —
-is timed on the scan and on ``GET /api/v1/search`` (uncached: ``Cache-Control: no-cache``),
+is timed on the scan and on ``GET /api/v1/search`` (uncached: result cache and edge bypassed),
 in a random order per query.
 
 Reported: per-query latency of both, the speed ratio scan/API, and the hit counts: the
@@ -27,12 +27,11 @@ from pathlib import Path
 
 import requests
 
-from harness import percentiles, ready_web, save
+from harness import UNCACHED, percentiles, ready_web, save
 from querymix import load_records, scan_count, text_queries
 from services.search.model import STATUSES
 from services.settings import load_settings
 
-NO_CACHE = {"Cache-Control": "no-cache"}
 
 
 def main() -> None:
@@ -61,7 +60,7 @@ def main() -> None:
 
     def api(q: str) -> tuple[float, int]:
         started = time.perf_counter()
-        resp = session.get(f"{web}/api/v1/search", params={"q": q, **statuses}, headers=NO_CACHE, timeout=60)
+        resp = session.get(f"{web}/api/v1/search", params={"q": q, **statuses}, headers=UNCACHED, timeout=60)
         elapsed = (time.perf_counter() - started) * 1000
         if resp.status_code != 200:
             raise SystemExit(f"error: the API answered {resp.status_code} to q={q[:80]!r}: {resp.text[:200]}")
