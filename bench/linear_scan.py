@@ -27,7 +27,7 @@ from pathlib import Path
 
 import requests
 
-from harness import UNCACHED, percentiles, ready_web, save
+from harness import UNCACHED, checked_text_query_arguments, percentiles, ready_web, save, text_query_arguments
 from querymix import load_records, scan_count, text_queries
 from services.search.model import STATUSES
 from services.settings import load_settings
@@ -36,16 +36,9 @@ from services.settings import load_settings
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--url", default=None, help="web service (default: PAPERLIST_HOST:PAPERLIST_PORT)")
-    parser.add_argument("--corpus", default=None, help="default: PAPERLIST_CORPUS")
-    parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
-    parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--budget", type=float, default=600.0, help="stop timing after this many seconds")
+    text_query_arguments(parser, queries=200)
     parser.add_argument("--visible-only", action="store_true", help="ask the API without a status filter")
-    args = parser.parse_args()
-    if args.queries < 1 or args.step < 1:
-        parser.error("--queries and --step must be positive")
+    args = checked_text_query_arguments(parser)
 
     settings = load_settings()
     web = ready_web(settings, args.url)

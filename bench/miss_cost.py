@@ -31,7 +31,7 @@ from pathlib import Path
 
 import requests
 
-from harness import UNCACHED, percentiles, ready_web, save
+from harness import UNCACHED, checked_text_query_arguments, percentiles, ready_web, save, text_query_arguments
 from querymix import load_records, text_queries
 from services.search.limits import SUGGEST_BELOW
 from services.search.request import parse_request
@@ -67,18 +67,11 @@ def bodies(q: str) -> dict[str, dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--url", default=None, help="web service (default: PAPERLIST_HOST:PAPERLIST_PORT)")
+    text_query_arguments(parser, queries=100)
     parser.add_argument("--es", default=None, help="default: ES_URL")
     parser.add_argument("--index", default=None, help="default: PAPERLIST_INDEX")
-    parser.add_argument("--corpus", default=None, help="default: PAPERLIST_CORPUS")
-    parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
-    parser.add_argument("--queries", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--budget", type=float, default=600.0, help="stop timing after this many seconds")
     parser.add_argument("--label", default="", help="a word for the result file (the variant under test)")
-    args = parser.parse_args()
-    if args.queries < 1 or args.step < 1:
-        parser.error("--queries and --step must be positive")
+    args = checked_text_query_arguments(parser)
 
     settings = load_settings()
     web = ready_web(settings, args.url)
