@@ -26,6 +26,10 @@ sys.path.insert(0, str(REPO))
 from services.settings import Settings, load_settings  # noqa: E402
 
 RESULTS = REPO / "bench" / "results"
+# An uncached request end to end: ``no-cache`` skips the app's result cache, and a cookie makes
+# the edge (nginx proxy_cache) pass it through — without it the edge answers a repeated query
+# within its TTL, and with ``proxy_cache_use_stale updating`` a stale copy long after.
+UNCACHED = {"Cache-Control": "no-cache", "Cookie": "paperlist-bench=uncached"}
 
 
 def bench_settings(**overrides: str) -> Settings:
@@ -79,6 +83,24 @@ class BenchWorker:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+def text_query_arguments(parser, *, queries: int) -> None:
+    """The options of the benches that time a seeded text-query mix (bench/querymix.py) against the API."""
+    parser.add_argument("--url", default=None, help="web service (default: PAPERLIST_HOST:PAPERLIST_PORT)")
+    parser.add_argument("--corpus", default=None, help="default: PAPERLIST_CORPUS")
+    parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
+    parser.add_argument("--queries", type=int, default=queries)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--budget", type=float, default=600.0, help="stop timing after this many seconds")
+
+
+def checked_text_query_arguments(parser):
+    """The parsed options of :func:`text_query_arguments`; a count below 1 is the parser's error."""
+    args = parser.parse_args()
+    if args.queries < 1 or args.step < 1:
+        parser.error("--queries and --step must be positive")
+    return args
 
 
 def ready_web(settings: Settings, url: str | None) -> str:

@@ -5,7 +5,7 @@ lowercased once at load (untimed, "the data already in memory"); a query is spli
 whitespace and lowercased, and a record matches when every word is a substring of that
 text (an AND of the words). Each query of a fixed set — the load test's text-query
 generator (bench/querymix.py): exact titles, title fragments, keywords, author names —
-is timed on the scan and on ``GET /api/v1/search`` (uncached: ``Cache-Control: no-cache``),
+is timed on the scan and on ``GET /api/v1/search`` (uncached: result cache and edge bypassed),
 in a random order per query.
 
 Reported: per-query latency of both, the speed ratio scan/API, and the hit counts: the
@@ -27,26 +27,18 @@ from pathlib import Path
 
 import requests
 
-from harness import percentiles, ready_web, save
+from harness import UNCACHED, checked_text_query_arguments, percentiles, ready_web, save, text_query_arguments
 from querymix import load_records, scan_count, text_queries
 from services.search.model import STATUSES
 from services.settings import load_settings
 
-NO_CACHE = {"Cache-Control": "no-cache"}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--url", default=None, help="web service (default: PAPERLIST_HOST:PAPERLIST_PORT)")
-    parser.add_argument("--corpus", default=None, help="default: PAPERLIST_CORPUS")
-    parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
-    parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--budget", type=float, default=600.0, help="stop timing after this many seconds")
+    text_query_arguments(parser, queries=200)
     parser.add_argument("--visible-only", action="store_true", help="ask the API without a status filter")
-    args = parser.parse_args()
-    if args.queries < 1 or args.step < 1:
-        parser.error("--queries and --step must be positive")
+    args = checked_text_query_arguments(parser)
 
     settings = load_settings()
     web = ready_web(settings, args.url)
@@ -61,7 +53,7 @@ def main() -> None:
 
     def api(q: str) -> tuple[float, int]:
         started = time.perf_counter()
-        resp = session.get(f"{web}/api/v1/search", params={"q": q, **statuses}, headers=NO_CACHE, timeout=60)
+        resp = session.get(f"{web}/api/v1/search", params={"q": q, **statuses}, headers=UNCACHED, timeout=60)
         elapsed = (time.perf_counter() - started) * 1000
         if resp.status_code != 200:
             raise SystemExit(f"error: the API answered {resp.status_code} to q={q[:80]!r}: {resp.text[:200]}")

@@ -15,12 +15,18 @@ unlikely to be in titles and abstracts written in English.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .limits import LONG_TEXT_WORDS
 from .query_language import ParsedQuery
 from .request import SearchRequest
+
+from .results import Hit
+
+_WORD = re.compile(r"\w+")
 
 HINTS = {
     "long_text": "No paper has all of these words. To find papers like a passage of text, "
@@ -49,6 +55,30 @@ def use_correction(total: int, corrected_total: int) -> bool:
     15 points of MRR (0.97 -> 0.82, full corpus); a few hits keep a "Did you mean" link.
     """
     return total == 0 and corrected_total > 0
+
+
+def names_a_hit(req: SearchRequest, hits: Sequence[Hit]) -> bool:
+    """Does the query's free text name one of the hits: its whole title, the name before its colon,
+    or one of its authors (words compared case-folded, punctuation ignored)?
+
+    Such a query is spelled as the index spells it, and a "did you mean" beside the paper or
+    author it names is noise ("Seyed Sadegh Mohseni Salehi" was offered "seed sadegh mohseni
+    sales"): the search skips the phrase suggester for it.
+    """
+    words = _words(req.parsed.free_text())
+    if not words:
+        return False
+    for hit in hits:
+        title = hit.paper.title or ""
+        if words in (_words(title), _words(title.partition(":")[0])):
+            return True
+        if any(words == _words(author.name) for author in hit.paper.authors):
+            return True
+    return False
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(text.casefold()))
 
 
 def keep_case(typed: str, corrected: str) -> str:

@@ -91,7 +91,11 @@ class TestFacetFilters:
         aggs = by_facet(build_search(ALL_FACETS))
         assert sorted(aggs) == sorted(FACET_NAMES)
         for facet in FACETS:
-            values = aggs[facet.name]["aggs"]["values"]
+            counted = aggs[facet.name]["aggs"]
+            if "values" not in counted:  # the year: its histogram is its counts (and its span), nothing beside it
+                assert set(counted) == {"histogram"} and counted["histogram"]["histogram"]["field"] == facet.field
+                continue
+            values = counted["values"]
             if "histogram" in values:  # a score, counted per whole point
                 assert values["histogram"]["field"] == facet.field and values["histogram"]["interval"] == 1
                 continue
@@ -132,10 +136,9 @@ class TestFacetFilters:
         assert "highlight" in body
         assert "highlight" not in build_search(replace(req(q="graph"), page_size=0))
 
-    def test_year_aggregation_has_range_and_histogram(self):
+    def test_the_year_is_counted_once_by_its_histogram(self):
         inner = by_facet(build_search(SearchRequest()))["year"]["aggs"]
-        assert inner["values"]["terms"]["order"] == {"_key": "desc"}
-        assert inner["range"] == {"stats": {"field": "year"}}
+        assert "values" not in inner and "range" not in inner
         assert inner["histogram"]["histogram"]["field"] == "year"
         assert inner["histogram"]["histogram"]["interval"] == 1
         assert "selected" not in inner
@@ -381,8 +384,6 @@ def es_response(total: int = 2, hits: list | None = None, suggest_options: list 
                            "selected": {"buckets": {"icml": {"doc_count": 0}, "neurips": {"doc_count": 31}}}},
             "year": {
                 "doc_count": 100,
-                "values": buckets((2021, 40), (2020, 35), (2019, 25)),
-                "range": {"count": 100, "min": 2019.0, "max": 2021.0, "avg": 2020.1, "sum": 202010.0},
                 "histogram": buckets((2019.0, 25), (2020.0, 35), (2021.0, 40)),
                 "selected": {"buckets": {"2020": {"doc_count": 35}, "2010-2012": {"doc_count": 4}}},
             },
@@ -456,9 +457,8 @@ class TestShape:
         assert all(isinstance(y, int) for y, _ in results.year_histogram)
         assert results.year_span == (2019, 2021)
 
-    def test_empty_year_stats_give_no_span(self):
+    def test_an_empty_year_histogram_gives_no_span(self):
         resp = es_response(total=0, hits=[])
-        resp["aggregations"]["facets_0"]["year.range"] = {"count": 0, "min": None, "max": None}
         resp["aggregations"]["facets_0"]["year.histogram"] = buckets()
         results = shape(req(), resp)
         assert results.year_span is None and results.year_histogram == []
