@@ -26,6 +26,14 @@ sys.path.insert(0, str(REPO))
 from services.settings import Settings, load_settings  # noqa: E402
 
 RESULTS = REPO / "bench" / "results"
+# Lua for wrk's done() of bench/edge.py and bench/load.py: sum the threads' counters, print them as JSON.
+WRK_LUA_HELPERS = r"""local function merge(into, from) for k, v in pairs(from or {}) do into[k] = (into[k] or 0) + v end end
+local function obj(t)
+  local parts = {}
+  for k, v in pairs(t) do table.insert(parts, string.format('"%s": %d', k, v)) end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+"""
 
 
 def bench_settings(**overrides: str) -> Settings:
