@@ -72,7 +72,13 @@ def counts_as_outage(exc: BaseException) -> bool:
 
 
 def search_breaker(failures: int = 3, cooldown: float = 2.0) -> CircuitBreaker:
-    return CircuitBreaker("elasticsearch", failures=failures, cooldown=cooldown, is_failure=counts_as_outage)
+    return CircuitBreaker("elasticsearch", failures=failures, cooldown=cooldown, is_failure=counts_as_outage,
+                          is_slow=is_timeout)
+
+
+def is_timeout(exc: BaseException) -> bool:
+    """No answer in time (not a refused connection): an outage only if nothing answered lately."""
+    return isinstance(exc.__cause__, elastic_transport.ConnectionTimeout) or isinstance(exc, SearchOverloaded)
 
 
 @contextmanager
