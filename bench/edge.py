@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 import requests
 
-from harness import REPO, loopback, ready_web, save
+from harness import WRK_LUA_HELPERS, REPO, loopback, ready_web, save
 
 from services.settings import load_settings
 
@@ -57,12 +57,7 @@ function response(status, headers, body)
   local e = headers["X-Cache-Edge"] or "none"
   edges[e] = (edges[e] or 0) + 1
 end
-local function merge(into, from) for k, v in pairs(from or {}) do into[k] = (into[k] or 0) + v end end
-local function obj(t)
-  local parts = {}
-  for k, v in pairs(t) do table.insert(parts, string.format('"%s": %d', k, v)) end
-  return "{" .. table.concat(parts, ", ") .. "}"
-end
+""" + WRK_LUA_HELPERS + r"""
 function done(summary, latency, requests)
   local st, ed = {}, {}
   for _, t in ipairs(threads) do merge(st, t:get("statuses")); merge(ed, t:get("edges")) end

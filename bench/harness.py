@@ -30,6 +30,14 @@ RESULTS = REPO / "bench" / "results"
 # the edge (nginx proxy_cache) pass it through — without it the edge answers a repeated query
 # within its TTL, and with ``proxy_cache_use_stale updating`` a stale copy long after.
 UNCACHED = {"Cache-Control": "no-cache", "Cookie": "paperlist-bench=uncached"}
+# Lua for wrk's done() of bench/edge.py and bench/load.py: sum the threads' counters, print them as JSON.
+WRK_LUA_HELPERS = r"""local function merge(into, from) for k, v in pairs(from or {}) do into[k] = (into[k] or 0) + v end end
+local function obj(t)
+  local parts = {}
+  for k, v in pairs(t) do table.insert(parts, string.format('"%s": %d', k, v)) end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+"""
 
 
 def bench_settings(**overrides: str) -> Settings:

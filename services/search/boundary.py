@@ -22,7 +22,7 @@ import elastic_transport
 from elasticsearch import ApiError
 
 from .breaker import CircuitBreaker, CircuitOpen
-from .errors import BadQuery, IndexMissing, SearchFailed, SearchOverloaded, SearchUnavailable
+from .errors import BadQuery, IndexMissing, OptionalTimedOut, SearchFailed, SearchOverloaded, SearchUnavailable
 
 log = logging.getLogger("services.search.service")
 
@@ -68,11 +68,17 @@ def start_deadline(seconds: float) -> None:
 
 def counts_as_outage(exc: BaseException) -> bool:
     """What opens the breaker: no answer in time, or an overloaded cluster (not a missing alias)."""
-    return isinstance(exc, SearchUnavailable) and not isinstance(exc, (IndexMissing, BudgetSpent))
+    return isinstance(exc, SearchUnavailable) and not isinstance(exc, (IndexMissing, BudgetSpent, OptionalTimedOut))
 
 
 def search_breaker(failures: int = 3, cooldown: float = 2.0) -> CircuitBreaker:
-    return CircuitBreaker("elasticsearch", failures=failures, cooldown=cooldown, is_failure=counts_as_outage)
+    return CircuitBreaker("elasticsearch", failures=failures, cooldown=cooldown, is_failure=counts_as_outage,
+                          is_slow=is_timeout)
+
+
+def is_timeout(exc: BaseException) -> bool:
+    """No answer in time (not a refused connection): an outage only if nothing answered lately."""
+    return isinstance(exc.__cause__, elastic_transport.ConnectionTimeout) or isinstance(exc, SearchOverloaded)
 
 
 @contextmanager
@@ -132,6 +138,13 @@ class Deadlines:
     @property
     def ready_call(self) -> float:
         return self.ready * 0.75
+
+    def optional_call(self, client_timeout: float) -> float:
+        """The client deadline of a search with optional aggregations: at most twice the facets
+        budget (and at least half its share), so that when Elasticsearch is too busy to answer it
+        in time the hits alone still have time left (issue 17: under load the whole share went
+        to the facets and the page was a 503)."""
+        return min(client_timeout, max(2 * self.facets, client_timeout / 2))
 
     def server_timeout(self, client_timeout: float, *, aggregations: bool = False) -> str:
         """Elasticsearch's ``timeout`` for a call: half its client deadline, at most ``facets`` with aggregations."""

@@ -29,11 +29,17 @@ class CircuitBreaker:
 
     def __init__(self, name: str, *, failures: int = 3, cooldown: float = 2.0,
                  is_failure: Callable[[BaseException], bool] = lambda exc: True,
+                 is_slow: Callable[[BaseException], bool] = lambda exc: False,
                  clock: Callable[[], float] = time.monotonic):
         self.name = name
         self.failures = failures
         self.cooldown = cooldown
         self.is_failure = is_failure
+        # A slow failure (a timeout) counts only when nothing succeeded for ``cooldown``: a busy
+        # dependency that still answers others is not down (a crowd's timeouts must not turn
+        # into 503s for everyone), a hung one answers no one.
+        self.is_slow = is_slow
+        self._last_success = clock()
         self._clock = clock
         self._lock = threading.Lock()
         self._count = 0
@@ -59,6 +65,7 @@ class CircuitBreaker:
 
     def record_success(self) -> None:
         with self._lock:
+            self._last_success = self._clock()
             self._count = 0
             self._opened_at = None
             self._probing = False
@@ -78,7 +85,8 @@ class CircuitBreaker:
             yield
         except BaseException as exc:
             if self.is_failure(exc):
-                self.record_failure()
+                if not self.is_slow(exc) or self._clock() - self._last_success >= self.cooldown:
+                    self.record_failure()
             else:
                 self.record_success()  # the dependency answered, even if with an error
             raise

@@ -60,6 +60,12 @@ class TimedOut(SearchOverloaded):
     """Elasticsearch stopped at its server-side ``timeout`` and answered with partial results."""
 
 
+class OptionalTimedOut(TimedOut):
+    """Work a page can do without (facet counts, trends) ran out of its share of the budget, on either
+    side (Elasticsearch's ``timeout`` or the client's): it is left out of the answer. A busy cluster,
+    not an outage: it never opens the breaker, so a crowd's slow facets cannot 503 everyone's hits."""
+
+
 class IndexMissing(SearchUnavailable):
     """The alias does not exist yet (nothing ingested, or a rebuild has not swapped it in)."""
 

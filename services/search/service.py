@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
 from . import authors, conferences, corrections, taxonomy
@@ -20,7 +21,7 @@ from .boundary import BudgetSpent, Deadlines, translating
 from .breaker import CircuitBreaker
 from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year
 from .documents import SUMMARY_FIELDS, from_source
-from .errors import TimedOut
+from .errors import OptionalTimedOut, TimedOut
 from .facets import FACETS
 from .fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
 from .limits import (AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX,
@@ -77,11 +78,19 @@ class PaperSearch:
         timeout = self.deadlines.left(self.deadlines.call)
         # Server side: stop collecting at half the client deadline rather than run on unseen.
         kwargs.setdefault("timeout", self.deadlines.server_timeout(timeout, aggregations=optional_aggs))
-        resp = self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
+        if not optional_aggs:
+            resp = self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
+        else:
+            try:  # a busy cluster that cannot answer in time: what can be done without is left out
+                resp = self.es.options(request_timeout=self.deadlines.optional_call(timeout)).search(
+                    index=self.alias, **kwargs)
+            except elastic_transport.ConnectionTimeout as exc:
+                raise OptionalTimedOut(f"Elasticsearch did not answer the optional aggregations in time: {exc}") from exc
         if resp.body.get("timed_out"):
             # Partial hits and counts would contradict each other on a page (and be cached):
             # an overloaded cluster answers 503 or the last good answer instead.
-            raise TimedOut("Elasticsearch ran out of time and answered with partial results")
+            raise (OptionalTimedOut if optional_aggs else TimedOut)(
+                "Elasticsearch ran out of time and answered with partial results")
         return resp
 
     def _hits_first(self, req: SearchRequest) -> SearchResults:

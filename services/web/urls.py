@@ -9,12 +9,17 @@ A results page links thousands of variations of its own search (facet toggles, c
 bars and cells): each request's parameters are encoded once (:class:`PreparedQuery`, one
 per request and path for the current request) and a link is the concatenation of
 pre-encoded parts, not an ``urlencode`` of every pair per link (issue 17: 7,340 of them
-per page were a third of its render). The output is what ``urlencode`` gives, byte for byte.
+per page were a third of its render). The output is what ``urlencode`` gives, byte for byte,
+with the parameters in the canonical order (:func:`canonical_order`), the one the edge
+checks (:mod:`services.web.http.canonical`): a link in another order would be answered
+308 by the edge, one more round trip and one more cached redirect per click.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from operator import itemgetter
+from typing import TypeVar
 from urllib.parse import quote_plus
 
 from flask import current_app, g, has_request_context, request, url_for
@@ -23,6 +28,18 @@ from services.search.request import SearchRequest
 
 API_PREFIX = "/api/"  # paths that answer JSON, errors included (the contract's error envelope)
 SEARCH_ENDPOINT = "pages.search"
+Pair = TypeVar("Pair", bound=tuple)  # (name, ...): a decoded value, or the pair already encoded
+_NAME = itemgetter(0)
+
+
+def canonical_order(pairs: Iterable[Pair]) -> list[Pair]:
+    """Query-string ``pairs`` in canonical order: by parameter name (their first item), stably,
+    so a repeated parameter's values keep their order.
+
+    The one ordering of the web: the links built here and the edge's check of a request
+    (:func:`services.web.http.canonical.redirect_target`) both use it, so they cannot disagree.
+    """
+    return sorted(pairs, key=_NAME)
 
 
 def is_api_path(path: str) -> bool:
@@ -44,13 +61,15 @@ class PreparedQuery:
     def __init__(self, path: str, req: SearchRequest):
         self.path = path
         self.req = req
-        self.parts = [(k, _pair(k, v)) for k, v in req.to_params()]
+        self.parts = canonical_order((k, _pair(k, v)) for k, v in req.to_params())
         self.selected: dict[str, tuple[str, ...]] = {}
         self._encoded: dict[tuple[str, str], str] = {}
 
     def changed(self, changes: Mapping[str, object]) -> str:
-        """The URL with some parameters changed (None removes one; a list or tuple repeats it)."""
-        parts = [part for key, part in self.parts if key not in changes]
+        """The URL with some parameters changed (None removes one; a list or tuple repeats it),
+        its parameters in canonical order."""
+        parts = [pair for pair in self.parts if pair[0] not in changes]
+        kept = len(parts)
         for key, value in changes.items():
             if value is None:
                 continue
@@ -59,8 +78,10 @@ class PreparedQuery:
                 encoded = self._encoded.get((key, text))
                 if encoded is None:
                     encoded = self._encoded[(key, text)] = _pair(key, text)
-                parts.append(encoded)
-        return f"{self.path}?{'&'.join(parts)}" if parts else self.path
+                parts.append((key, encoded))
+        if len(parts) > kept:
+            parts = canonical_order(parts)  # the kept ones are in order already
+        return f"{self.path}?{'&'.join(part for _, part in parts)}" if parts else self.path
 
     def selected_of(self, facet: str) -> tuple[str, ...]:
         found = self.selected.get(facet)

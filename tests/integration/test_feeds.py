@@ -57,7 +57,7 @@ def test_feed_urls_come_from_the_public_url_and_escape_everything(web_settings):
                       headers={"Host": "evil.example.com"})
     feed = feedparser.parse(resp.get_data())
     assert feed.bozo == 0 and feed.entries
-    assert feed.feed.id == f"{PUBLIC}/search.atom?q=learning&conference=iclr"
+    assert feed.feed.id == f"{PUBLIC}/search.atom?conference=iclr&q=learning"
     assert all(e.id.startswith(f"{PUBLIC}/papers/") for e in feed.entries)
     assert "evil.example.com" not in resp.get_data(as_text=True)
     assert "ICLR" in feed.feed.title and "learning" in feed.feed.title

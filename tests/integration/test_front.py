@@ -10,6 +10,7 @@ through the front exempt 127.0.0.1, not 127.0.0.3.
 
 from __future__ import annotations
 
+import html
 import http.client
 import os
 import re
@@ -18,12 +19,14 @@ import socket
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import parse_qsl
 
 import pytest
 import requests
 
 from conftest import SAMPLE, _test_settings, drop_alias, run_ingest
 from services.ops import LocalStack
+from services.web.http.canonical import redirect_target
 
 pytestmark = pytest.mark.integration
 
@@ -173,6 +176,25 @@ def test_parameter_permutations_share_one_edge_entry(front):
     post = requests.post(f"{front.url}/api/v1/similar?z=1&a=2", json={"text": "bandit feedback regret"},
                          timeout=PROBE_TIMEOUT, allow_redirects=False)
     assert post.status_code != 308 and _edge(post) == "BYPASS"  # POST is never redirected nor cached
+
+
+LINKS_FOLLOWED = 40  # a bounded sample of a page's links, each asked of the front once
+
+
+def test_every_link_of_a_filtered_results_page_is_canonical_through_the_front(front):
+    """The app's own links are in the edge's canonical order: a click is never a 308 (issue 17)."""
+    page = _get(front, "/search?conference=colt&q=learning&sort=newest&year=2020-2026", allow_redirects=False)
+    assert page.status_code == 200, page.status_code
+    links = sorted({html.unescape(href) for href in re.findall(r'href="(/[^"]*\?[^"]*)"', page.text)})
+    with_filters = [link for link in links if link.count("&") >= 2]
+    assert len(with_filters) > 20, links[:20]  # toggles, chart bars, paging, exports: several parameters each
+    out_of_order = [link for link in links if redirect_target(link.split("?", 1)[0], link.split("?", 1)[1],
+                                                              parse_qsl(link.split("?", 1)[1],
+                                                                        keep_blank_values=True))]
+    assert not out_of_order, out_of_order[:5]
+    step = max(1, len(with_filters) // LINKS_FOLLOWED)
+    followed = {link: _get(front, link, allow_redirects=False).status_code for link in with_filters[::step]}
+    assert followed and not [link for link, status in followed.items() if status == 308], followed
 
 
 def test_personal_admin_probe_and_post_answers_are_never_cached(front):

@@ -330,6 +330,7 @@ def test_a_search_whose_facets_run_out_of_budget_still_answers_its_hits(web_sett
 
     page = hurried.get("/search?q=deep+learning", headers=fresh)
     assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"  # kept nowhere
+    assert page.headers["X-Left-Out"] == "facets, trends"  # said in a header too, as on the API
     html = page.get_data(as_text=True)
     assert _listed_total(html) == _api_total(client, q="deep learning") > 20
     assert html.count('class="paper-card"') == 20  # the hits, all of them

@@ -87,3 +87,22 @@ def test_half_open_probe_failure_reopens_and_only_one_probe_runs(breaker, clock)
     assert breaker.state == OPEN
     clock.now += 1.9
     assert breaker.state == OPEN
+
+
+def test_timeouts_open_the_breaker_only_when_nothing_answered_for_the_cooldown():
+    """A busy dependency that still answers others is not down; a hung one (no success at all) is."""
+    clock = [0.0]
+    breaker = CircuitBreaker("es", failures=2, cooldown=2.0, is_slow=lambda exc: isinstance(exc, TimeoutError),
+                             clock=lambda: clock[0])
+    def timing_out():
+        with breaker.guard():
+            raise TimeoutError
+    for _ in range(5):  # within the cooldown of the last success: not counted
+        with pytest.raises(TimeoutError):
+            timing_out()
+    assert breaker.state == CLOSED
+    clock[0] += 2.5  # nothing answered since: now they count
+    for _ in range(2):
+        with pytest.raises(TimeoutError):
+            timing_out()
+    assert breaker.state == OPEN

@@ -111,3 +111,12 @@ def attachment(resp: Response, filename: str) -> Response:
     """A download: the browser saves ``resp`` as ``filename`` (ASCII, chosen by us)."""
     resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return resp
+
+
+def left_out(resp: Response, parts: tuple[str, ...]) -> Response:
+    """An answer without what ran out of time says so (``X-Left-Out: facets, trends``) and is kept
+    nowhere (Redis, browsers, the edge): the next visit has it all. Pages and the API alike."""
+    if parts:
+        resp.headers["X-Left-Out"] = ", ".join(parts)
+        resp.headers["Cache-Control"] = "no-store"
+    return resp

@@ -48,9 +48,21 @@ function restoreFocus(root, key) {
   }
 }
 
+/* Parameters in the canonical order the edge keys by (by name, stably; services/web/urls.py
+   canonical_order): a URL in another order would cost a 308 at the edge. */
+function canonicalPart(part) { return decodeURIComponent(part.split("=")[0].replace(/\+/g, " ")); }
+function withParam(url, name, value) {
+  const at = url.indexOf("?");
+  const parts = at >= 0 ? url.slice(at + 1).split("&").filter(Boolean) : [];
+  parts.push(encodeURIComponent(name) + "=" + encodeURIComponent(value));
+  parts.sort((a, b) => { const x = canonicalPart(a), y = canonicalPart(b); return x < y ? -1 : x > y ? 1 : 0; });
+  return (at >= 0 ? url.slice(0, at) : url) + "?" + parts.join("&");
+}
+
 function searchUrlFromForm(form) {
   const params = new URLSearchParams(new FormData(form));
   params.delete("page");
+  params.sort();
   // The header form searches /search within its ticked filters; other forms keep their action.
   const action = form.getAttribute("action") || location.pathname;
   const query = params.toString();
@@ -67,7 +79,7 @@ function createResultsLoader() {
     if (inflight) { inflight.abort(); }
     const controller = new AbortController();
     inflight = controller;
-    const partial = url + (url.indexOf("?") >= 0 ? "&" : "?") + "partial=1";
+    const partial = withParam(url, "partial", "1");
     root.setAttribute("aria-busy", "true");
     fetch(partial, { signal: controller.signal, headers: { "Accept": "application/json" } })
       .then((resp) => {

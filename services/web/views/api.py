@@ -7,7 +7,7 @@ from dataclasses import replace
 from flask import Blueprint, Response, jsonify, request
 
 from .. import extensions
-from ..http.headers import attachment
+from ..http.headers import attachment, left_out
 from ..policy import Cost, Limit, policy
 from ..render import answers
 from ..render.exports import EXPORT_FORMATS
@@ -31,14 +31,6 @@ def facets():
     req = search_request(api=True)
     results = extensions.reads().search(replace(req, page=1, page_size=0, search_after=None))
     return left_out(jsonify(answers.counts_json(results)), results.left_out)
-
-
-def left_out(resp: Response, parts: tuple[str, ...]) -> Response:
-    """An answer without what ran out of time says so (``X-Left-Out: facets``) and is kept nowhere."""
-    if parts:
-        resp.headers["X-Left-Out"] = ", ".join(parts)
-        resp.headers["Cache-Control"] = "no-store"
-    return resp
 
 
 @bp.get("/papers/<paper_id>")

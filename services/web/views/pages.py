@@ -15,6 +15,7 @@ from services.search.sorting import DEFAULT_SORT, effective_sort
 from services.search.stats import VenueYear
 
 from .. import extensions
+from ..http.headers import left_out as left_out_of
 from ..policy import policy
 from ..render import trends as trends_render
 from ..render.openapi import openapi_document
@@ -104,10 +105,7 @@ def _render_results(template: str, req: SearchRequest, **context):
                        total=results.total)
     else:
         page = make_response(render_template(template, **context))
-    if left_out:
-        # Hits without what ran out of time: not kept (Redis, browsers, the edge); the next visit has it all.
-        page.headers["Cache-Control"] = "no-store"
-    return page
+    return left_out_of(page, left_out)  # hits without what ran out of time: said so, and kept nowhere
 
 
 def _extra_filters(**own: list[str]) -> bool:

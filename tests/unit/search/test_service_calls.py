@@ -161,3 +161,28 @@ def test_trends_that_run_out_of_time_are_refused_not_partial():
     service = PaperSearch(AggsOutOfTime(), "papers", deadlines=Deadlines(facets=0.1))  # type: ignore[arg-type]
     with pytest.raises(SearchOverloaded):
         service.trends(SearchRequest(q="graph"))
+
+
+class AggsNotAnswered(AggsOutOfTime):
+    """Elasticsearch too busy to answer a search with facets before the client's deadline; hits alone in time."""
+
+    def search(self, **kwargs: Any) -> Response:
+        if {name for name in kwargs.get("aggs") or {} if name != "lexical_matches"}:
+            self.calls.append(("search", self._timeout, kwargs))
+            raise elastic_transport.ConnectionTimeout("read timed out")
+        return super().search(**kwargs)
+
+
+def test_facets_the_cluster_is_too_busy_to_answer_leave_the_hits_and_never_open_the_breaker():
+    """Under load a client-side timeout of the facets is a left-out part, not a 503 nor an outage (issue 17)."""
+    breaker = search_breaker(failures=1)
+    es = AggsNotAnswered()
+    service = PaperSearch(es, "papers", deadlines=Deadlines(search=2.0, ready=1.0, facets=0.5),  # type: ignore[arg-type]
+                          breaker=breaker)
+    for _ in range(3):
+        start_deadline(2.0)
+        results = service.search(SearchRequest(q="graph"))
+        assert [h.paper.paper_id for h in results.hits] == ["p1"] and results.left_out == ("facets",)
+    assert breaker.state == CLOSED
+    first, second = es.calls[:2]
+    assert first[1] == 1.0 and "aggs" not in second[2]  # twice the facets budget, then the hits with the time left

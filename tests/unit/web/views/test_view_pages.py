@@ -106,7 +106,7 @@ def test_the_sort_box_names_the_order_the_page_runs_in(fake_client, path, query,
 
 def test_a_browse_page_with_filters_of_its_own_becomes_a_search(fake_client):
     resp = fake_client.get("/conferences/iclr", query_string={"q": "graph"})
-    assert resp.status_code == 302 and resp.headers["Location"] == "/search?q=graph&conference=iclr"
+    assert resp.status_code == 302 and resp.headers["Location"] == "/search?conference=iclr&q=graph"
 
 
 def test_topic_and_author_pages(fake_client):
@@ -169,7 +169,7 @@ def test_a_query_that_matched_nothing_shows_its_corrections_results(correcting_c
     html = _html(correcting_client.get("/search", query_string={"q": "grpah"}))
     assert "Graph Attention Networks" in html
     assert re.search(r"Showing results for <strong>graph</strong> · Search instead for "
-                     r'<a href="/search\?q=grpah&amp;autocorrect=0">grpah</a>', html)
+                     r'<a href="/search\?autocorrect=0&amp;q=grpah">grpah</a>', html)
     typed = _html(correcting_client.get("/search", query_string={"q": "grpah", "autocorrect": "0"}))
     assert "Showing results for" not in typed and "Did you mean" in typed and "Graph Attention Networks" not in typed
 
