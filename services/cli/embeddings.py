@@ -50,16 +50,17 @@ def train_command(sources: tuple[str, ...], out: Path, min_df: int, max_vocab: i
         err_console.print("[red]error:[/red] no papers with a title in the sources")
         raise SystemExit(EXIT_NOTHING_READ)
     read = time.perf_counter()
+    stages: dict[str, float] = {}
     try:
         model = train(texts, TrainingOptions(min_df=min_df, max_vocab=max_vocab, epochs=epochs, workers=workers,
-                                              max_tokens=max_tokens))
+                                              max_tokens=max_tokens), stages)
     except ValueError as exc:
         err_console.print(f"[red]error:[/red] {exc}")
         raise SystemExit(EXIT_FAILURE) from None
     version = model.save(out)
     console.print(f"{out}: {version}, {len(model.vocab):,} words, {len(texts):,} papers; "
                   f"read {read - started:.1f} s, trained {time.perf_counter() - read:.1f} s, "
-                  f"{out.stat().st_size / 1e6:.1f} MB")
+                  f"{out.stat().st_size / 1e6:.1f} MB ({', '.join(f'{k} {v:.1f} s' for k, v in stages.items())})")
 
 
 

@@ -30,6 +30,7 @@ labelled ICLR papers), so the budget caps them. The LSA's sparse products run in
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -83,8 +84,10 @@ def corpus_texts(sources: Sequence[str]) -> Iterator[str]:
                 yield text
 
 
-def train(texts: Iterable[str], options: TrainingOptions = TrainingOptions()) -> ModelArrays:
-    """Learn the model's arrays from texts (at least a few hundred for a sensible model).
+def train(texts: Iterable[str], options: TrainingOptions = TrainingOptions(),
+          stages: dict[str, float] | None = None) -> ModelArrays:
+    """Learn the model's arrays from texts (at least a few hundred for a sensible model);
+    ``stages``, when given, gets each stage's wall seconds (tokens, vocabulary, lsa, word2vec, pc).
 
     BLAS runs on one thread: on a busy two-core machine its threads fight each other and
     the SVD's QR steps took ten times longer.
@@ -92,16 +95,30 @@ def train(texts: Iterable[str], options: TrainingOptions = TrainingOptions()) ->
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(1):
-        return _train(texts, options)
+        return _train(texts, options, _Stages(stages if stages is not None else {}))
 
 
-def _train(texts: Iterable[str], options: TrainingOptions) -> ModelArrays:
+class _Stages:
+    """Wall seconds since the last mark, kept under each stage's name."""
+
+    def __init__(self, into: dict[str, float]) -> None:
+        self.into, self.last = into, time.perf_counter()
+
+    def mark(self, name: str) -> None:
+        now = time.perf_counter()
+        self.into[name] = round(self.into.get(name, 0.0) + now - self.last, 2)
+        self.last = now
+
+
+def _train(texts: Iterable[str], options: TrainingOptions, stages: _Stages) -> ModelArrays:
     words, flat, ends = _encode(texts)
+    stages.mark("tokens")
     if len(ends) < 2 * HALF:
         raise ValueError(f"{len(ends)} texts with words: too few to train a {2 * HALF}-d model (at least {2 * HALF})")
     docs = len(ends)
     doc_of = np.repeat(np.arange(docs), np.diff(ends, prepend=0))
     vocab, df, remap = _vocabulary(words, flat, doc_of, options)
+    stages.mark("vocabulary")
     kept = remap[flat]
     inside = kept >= 0
     ids, doc_of = kept[inside], doc_of[inside]  # each text's vocabulary words, in order, texts one after another
@@ -109,11 +126,14 @@ def _train(texts: Iterable[str], options: TrainingOptions) -> ModelArrays:
     rows = np.split(ids, bounds)
     idf = (np.log((1 + docs) / (1 + df)) + 1).astype(np.float32)
     lsa = _lsa(ids, doc_of, docs, idf)
+    stages.mark("lsa")
     counts = np.maximum(np.bincount(ids, minlength=len(vocab)), 1).astype(np.float64)
     names = np.asarray(vocab, dtype=object)
     w2v = _word2vec([names[row].tolist() for row in rows if len(row)], vocab, counts, options)
+    stages.mark("word2vec")
     sif = (SIF_A / (SIF_A + counts / counts.sum())).astype(np.float32)
     pc = _common_component(rows, w2v, sif)
+    stages.mark("pc")
     return ModelArrays(vocab=np.asarray(vocab, dtype=str), idf=idf, lsa=lsa, w2v=w2v, sif=sif, pc=pc)
 
 
