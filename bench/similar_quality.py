@@ -4,9 +4,9 @@ Populations (seeded draws, split by a hash of the paper id into a dev half, on w
 fusion weights are chosen, and a held-out test half, on which they are reported):
 
 * same primary area: papers of each conference in ``--conference`` whose curated
-  ``primary_area`` is known (ICLR 2024 on; the corpus has none for NeurIPS, reported as
-  0 papers); their 10 nearest papers drawn from the same population, the share in the
-  same area;
+  ``primary_area`` is known and which have an abstract (ICLR 2024 on; no NeurIPS record of
+  the corpus has a ``primary_area`` at all, reported as 0 papers); their 10 nearest papers
+  drawn from the same population, the share in the same area;
 * keyword overlap: the same papers when they have author keywords; the share of their
   10 neighbours sharing at least one keyword (neighbours drawn from that population);
 * half its abstract: ``--half`` papers of each split, visible by default (not rejected);
@@ -15,11 +15,13 @@ fusion weights are chosen, and a held-out test half, on which they are reported)
 
 Methods: ``semantic`` (kNN on the stored vector / the text's embedding), ``lexical``
 (more_like_this on the paper / the text), ``hybrid`` (both in one request, scores
-summed, kNN boosted ×KNN_BOOST, as ``mode=hybrid``) and ``fused`` (our weighted RRF,
-:mod:`services.search.fusion`: each candidate weight on dev, the shipped weights on test).
-Each method's lists come from the service's own calls (``similar_with`` with a zero
-lexical weight is kNN alone, ``more_like_this``, ``like_text_with``); fusion of those
-lists is :func:`services.search.fusion.fuse` itself, at the service's depth.
+summed, kNN boosted ×KNN_BOOST, as ``mode=hybrid``) and ``fused`` (the shipped
+:data:`services.search.fusion.SIMILAR`). Every fusion of :data:`CANDIDATES` (weighted RRF,
+raw sums, min-max and z-score rescaled sums) is scored on both splits; ``chosen_on_dev``
+names the best on dev (same area, among those keeping the half-abstract top 3 ≥ 95%) and
+gives its held-out figures. The lists come from the service's own calls
+(``similar_candidates``, ``like_text_candidates``: what ``similar`` and ``like_text`` fuse,
+with their scores); fusion of those lists is :func:`services.search.fusion.fuse` itself.
 
 Cost: a title's ``mode=semantic`` search (embedding + kNN) against ``mode=lexical`` p50,
 the same texts in one run; embedding a 5,000-character text.
@@ -63,9 +65,11 @@ METHODS = ("semantic", "lexical", "hybrid", "fused")
 
 def known_area(conference: str) -> dict:
     """Papers of one conference whose curated primary area is known (one vocabulary of areas:
-    other sources put track names in that field)."""
+    other sources put track names in that field), with an abstract and a vector: a paper
+    without an abstract gets more_like_this alone from every method, which would only blur
+    the comparison (many ICLR 2025 records have none)."""
     return {"bool": {"filter": [{"exists": {"field": "primary_area"}}, {"term": {"conference": conference}},
-                                {"exists": {"field": "embedding"}}],
+                                {"exists": {"field": "embedding"}}, {"exists": {"field": "abstract"}}],
                      "must_not": [{"term": {"primary_area": ""}}]}}
 
 

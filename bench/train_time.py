@@ -12,6 +12,8 @@ share of each of ``--queries`` seeded papers' 10 nearest by cosine (brute force 
 labelled set, self excluded) in the same area, for the joined vector and for each half.
 
     python bench/train_time.py [--corpus DIR] [--out MODEL.npz] [--epochs N --max-tokens N ...]
+    python bench/train_time.py --corpus data/sample --labelled ../shared/data/paperlists
+    python bench/train_time.py --model services/search/models/paper-corpus-v1.npz   # quality only
 """
 
 from __future__ import annotations
@@ -67,6 +69,8 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("PAPERLIST_CORPUS",
                                                                            "/work/shared/data/paperlists")))
     parser.add_argument("--out", type=Path, default=Path("/tmp/paperlist-train-time.npz"))
+    parser.add_argument("--labelled", type=Path, help="corpus whose labelled ICLR papers measure quality "
+                                                     "(default --corpus; the sample has few)")
     parser.add_argument("--model", type=Path, help="skip training: measure the quality of this artifact")
     parser.add_argument("--epochs", type=int, default=TrainingOptions.epochs)
     parser.add_argument("--negative", type=int, default=TrainingOptions.negative)
@@ -94,7 +98,7 @@ def main() -> None:
                    "stages_wall_s": stages, "artifact_mb": round(args.out.stat().st_size / 1e6, 2),
                    "load_average_end": os.getloadavg()}
         model = args.out
-    texts, areas = labelled_papers(args.corpus)
+    texts, areas = labelled_papers(args.labelled or args.corpus)
     result["model"] = str(model)
     result["same_area"] = quality(model, texts, areas, args.queries, args.seed)
     print(save("train-time", result))

@@ -209,7 +209,9 @@ def _word2vec(sentences: list[list[str]], vocab: list[str], counts: np.ndarray,
 
 def _within_budget(sentences: list[list[str]], options: TrainingOptions) -> tuple[list[list[str]], int]:
     """The sentences and epochs word2vec trains on: all of them for as many epochs as ``max_tokens``
-    allows (at most ``epochs``), else one epoch over a seeded draw of about ``max_tokens`` words.
+    allows (at most ``epochs``), else one epoch over a seeded draw of about ``max_tokens`` words,
+    in the draw's order (in the sources' order the learning rate decays along the conferences:
+    a point less same-area share on the full corpus).
     The token counts (SIF weights) stay those of the whole corpus."""
     total = sum(map(len, sentences))
     if total * options.epochs <= options.max_tokens:
@@ -219,7 +221,7 @@ def _within_budget(sentences: list[list[str]], options: TrainingOptions) -> tupl
     order = np.random.default_rng(SEED).permutation(len(sentences))
     lengths = np.fromiter((len(sentences[i]) for i in order), np.int64, len(order))
     keep = int(np.searchsorted(np.cumsum(lengths), options.max_tokens)) + 1
-    return [sentences[i] for i in np.sort(order[:keep])], 1
+    return [sentences[i] for i in order[:keep]], 1  # in drawn order: sorted, the last sources would dominate
 
 
 def _common_component(ids: list[np.ndarray], w2v: np.ndarray, sif: np.ndarray) -> np.ndarray:
