@@ -50,7 +50,7 @@ TOP = 3
 CANDIDATES = (
     [Weights(1.0, w, "rrf") for w in (0.2, 0.6, 1.0, 1.5)]
     + [Weights(b, 1.0, "sum") for b in (5.0, 10.0, 20.0, 40.0, 80.0)]
-    + [Weights(1.0, w, m) for m in ("minmax", "zscore") for w in (0.2, 0.4, 0.6, 0.8, 1.0, 1.5, 2.5)]
+    + [Weights(1.0, w, m) for m in ("minmax", "zscore") for w in (0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5, 2.5)]
 )
 """Fusions tried on the dev split: weighted RRF (the previous design), raw scores summed with the
 kNN boosted (mode=hybrid's arithmetic), min-max and z-score rescaled scores (semantic 1.0)."""
@@ -137,8 +137,12 @@ def ranked(lists: dict[str, list], method: str, weights: Weights, size: int) -> 
 
 
 def share(rows: list[tuple[dict, dict]], method: str, weights: Weights, same) -> dict:
+    """Mean share of the top 10 that ``same`` accepts, over the papers the service fuses (both
+    lists non-empty: a paper with an empty abstract gets more_like_this alone from every method)."""
     values = []
     for paper, lists in rows:
+        if not (lists["semantic"] and lists["lexical"]):
+            continue
         found = ranked(lists, method, weights, NEIGHBOURS)
         if found:
             values.append(sum(bool(same(paper, other)) for other in found) / len(found))
@@ -230,7 +234,9 @@ def main() -> None:
                     for h in helpers.scan(es, index=args.index, query={"query": pool,
                                                                         "_source": ["primary_area", "keywords"]},
                                           size=2000)}
-            drawn = sample(es, args.index, pool, args.n, args.seed, ["primary_area", "keywords", "embedding"])
+            # drawn among those with words in their abstract (an empty one is stored as "" and exists)
+            with_words = {"bool": {"filter": [pool, {"wildcard": {"abstract": {"value": "*"}}}]}}
+            drawn = sample(es, args.index, with_words, args.n, args.seed, ["primary_area", "keywords", "embedding"])
             for paper in drawn:
                 lists = neighbour_lists(service, paper, [pool])
                 paper["area"], paper["kw"] = meta[paper["paper_id"]]
