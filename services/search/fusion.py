@@ -6,14 +6,13 @@ list's scores onto one scale (:data:`METHODS`), multiplies them by the list's we
 sums them per paper (a paper a list did not return counts 0 from it, or with ``zscore``
 that list's lowest rescaled score). Ties go to the better single rank, then to the first list.
 
-Why scores and not ranks: on the dev split of ``bench/similar_quality.py`` our weighted
-RRF placed the same-area neighbours only 1.5 points above more_like_this, while summing
-the scores themselves (``mode=hybrid``'s kNN boosted onto BM25) placed them 4.5 above —
-how far apart two candidates are in a list says something their ranks forget. A kNN
+Why scores and not ranks: how far apart two candidates are in a list says something their
+ranks forget, and mode=hybrid's raw sum (kNN boosted onto BM25) placed same-area
+neighbours better than our weighted RRF did (issue 21: 34.3% against 31.3%). A kNN
 similarity (0–1) and a more_like_this BM25 score (10–100) are not on one scale, and their
-ratio changes from paper to paper, hence the per-list rescaling. The method and weights
-below were chosen on the dev split and are reported on the held-out split (docs/ranking.md
-has the figures); ``rrf`` and ``sum`` stay for the benchmark's comparison.
+ratio changes from paper to paper, hence the per-list rescaling. ``bench/similar_quality.py``
+scores every method of :data:`METHODS` with a range of weights on a dev split and reports
+the shipped one on the held-out split (docs/ranking.md has the figures).
 """
 
 from __future__ import annotations
@@ -71,7 +70,7 @@ class Weights:
             raise ValueError(f"unknown fusion method {self.method!r} (one of {', '.join(METHODS)})")
 
 
-SIMILAR = Weights(semantic=1.0, lexical=0.6, method="minmax")
+SIMILAR = Weights(semantic=1.0, lexical=0.4, method="zscore")
 """Fusion of "papers like this" (kNN on the paper's vector, more_like_this on its words)."""
 LIKE_TEXT = SIMILAR
 """Fusion of "papers like my text" (kNN on the text's vector, more_like_this on the text)."""
