@@ -4,9 +4,9 @@ Populations (seeded draws, split by a hash of the paper id into a dev half, on w
 fusion weights are chosen, and a held-out test half, on which they are reported):
 
 * same primary area: papers of each conference in ``--conference`` whose curated
-  ``primary_area`` is known (ICLR 2024 on; the corpus has none for NeurIPS, reported as
-  0 papers); their 10 nearest papers drawn from the same population, the share in the
-  same area;
+  ``primary_area`` is known and which have an abstract (ICLR 2024 on; no NeurIPS record of
+  the corpus has a ``primary_area`` at all, reported as 0 papers); their 10 nearest papers
+  drawn from the same population, the share in the same area;
 * keyword overlap: the same papers when they have author keywords; the share of their
   10 neighbours sharing at least one keyword (neighbours drawn from that population);
 * half its abstract: ``--half`` papers of each split, visible by default (not rejected);
@@ -15,11 +15,13 @@ fusion weights are chosen, and a held-out test half, on which they are reported)
 
 Methods: ``semantic`` (kNN on the stored vector / the text's embedding), ``lexical``
 (more_like_this on the paper / the text), ``hybrid`` (both in one request, scores
-summed, kNN boosted ×KNN_BOOST, as ``mode=hybrid``) and ``fused`` (our weighted RRF,
-:mod:`services.search.fusion`: each candidate weight on dev, the shipped weights on test).
-Each method's lists come from the service's own calls (``similar_with`` with a zero
-lexical weight is kNN alone, ``more_like_this``, ``like_text_with``); fusion of those
-lists is :func:`services.search.fusion.fuse` itself, at the service's depth.
+summed, kNN boosted ×KNN_BOOST, as ``mode=hybrid``) and ``fused`` (the shipped
+:data:`services.search.fusion.SIMILAR`). Every fusion of :data:`CANDIDATES` (weighted RRF,
+raw sums, min-max and z-score rescaled sums) is scored on both splits; ``chosen_on_dev``
+names the best on dev (same area, among those keeping the half-abstract top 3 ≥ 95%) and
+gives its held-out figures. The lists come from the service's own calls
+(``similar_candidates``, ``like_text_candidates``: what ``similar`` and ``like_text`` fuse,
+with their scores); fusion of those lists is :func:`services.search.fusion.fuse` itself.
 
 Cost: a title's ``mode=semantic`` search (embedding + kNN) against ``mode=lexical`` p50,
 the same texts in one run; embedding a 5,000-character text.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import random
 import time
 from pathlib import Path
@@ -44,16 +47,29 @@ from services.web.app import create_app
 
 NEIGHBOURS = 10
 TOP = 3
-LEXICAL_WEIGHTS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5, 2.5)
-"""Candidate lexical weights (semantic 1.0) tried on the dev split."""
+CANDIDATES = (
+    [Weights(1.0, w, "rrf") for w in (0.2, 0.6, 1.0, 1.5)]
+    + [Weights(b, 1.0, "sum") for b in (5.0, 10.0, 20.0, 40.0, 80.0)]
+    + [Weights(1.0, w, m) for m in ("minmax", "zscore") for w in (0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5, 2.5)]
+)
+"""Fusions tried on the dev split: weighted RRF (the previous design), raw scores summed with the
+kNN boosted (mode=hybrid's arithmetic), min-max and z-score rescaled scores (semantic 1.0)."""
+
+
+def label(weights: Weights) -> str:
+    return f"{weights.method}:{weights.semantic:g}/{weights.lexical:g}"
+
+
 METHODS = ("semantic", "lexical", "hybrid", "fused")
 
 
 def known_area(conference: str) -> dict:
     """Papers of one conference whose curated primary area is known (one vocabulary of areas:
-    other sources put track names in that field)."""
+    other sources put track names in that field), with an abstract and a vector: a paper
+    without an abstract gets more_like_this alone from every method, which would only blur
+    the comparison (many ICLR 2025 records have none)."""
     return {"bool": {"filter": [{"exists": {"field": "primary_area"}}, {"term": {"conference": conference}},
-                                {"exists": {"field": "embedding"}}],
+                                {"exists": {"field": "embedding"}}, {"exists": {"field": "abstract"}}],
                      "must_not": [{"term": {"primary_area": ""}}]}}
 
 
@@ -100,26 +116,33 @@ def _mlt(like) -> dict:
                                "min_doc_freq": 2, "max_query_terms": 30, "minimum_should_match": "20%"}}
 
 
-def neighbour_lists(service, paper: dict, within: list[dict]) -> dict[str, list[str]]:
-    """kNN and more_like_this at the fusion's depth, and the hybrid top 10, for one paper."""
+def neighbour_lists(service, paper: dict, within: list[dict]) -> dict[str, list]:
+    """kNN and more_like_this, (id, score) at the fusion's depth as the service fuses them, and
+    the hybrid top 10, for one paper."""
     pid = paper["paper_id"]
-    semantic = [p.paper_id for p in service.similar_with(Weights(lexical=0), pid, DEPTH, within)]
-    lexical = [p.paper_id for p in service.more_like_this(pid, DEPTH, within)]
+    semantic, lexical = service.similar_candidates(pid, DEPTH, within)
     return {"semantic": semantic, "lexical": lexical,
-            "hybrid": hybrid_similar(service, pid, paper["embedding"], NEIGHBOURS, within)}
+            "hybrid": [(h, 0.0) for h in hybrid_similar(service, pid, paper["embedding"], NEIGHBOURS, within)]}
 
 
-def fused(lists: dict[str, list[str]], weights: Weights, size: int) -> list[str]:
-    return [pid for pid, _ in fuse([(weights.semantic, lists["semantic"]), (weights.lexical, lists["lexical"])])][:size]
+def fused(lists: dict[str, list], weights: Weights, size: int) -> list[str]:
+    if not lists["semantic"] or not lists["lexical"]:
+        return [pid for pid, _ in (lists["semantic"] or lists["lexical"])][:size]
+    return [pid for pid, _ in fuse([(weights.semantic, lists["semantic"]), (weights.lexical, lists["lexical"])],
+                                   weights.method)][:size]
 
 
-def ranked(lists: dict[str, list[str]], method: str, weights: Weights, size: int) -> list[str]:
-    return fused(lists, weights, size) if method == "fused" else lists[method][:size]
+def ranked(lists: dict[str, list], method: str, weights: Weights, size: int) -> list[str]:
+    return fused(lists, weights, size) if method == "fused" else [pid for pid, _ in lists[method][:size]]
 
 
 def share(rows: list[tuple[dict, dict]], method: str, weights: Weights, same) -> dict:
+    """Mean share of the top 10 that ``same`` accepts, over the papers the service fuses (both
+    lists non-empty: a paper with an empty abstract gets more_like_this alone from every method)."""
     values = []
     for paper, lists in rows:
+        if not (lists["semantic"] and lists["lexical"]):
+            continue
         found = ranked(lists, method, weights, NEIGHBOURS)
         if found:
             values.append(sum(bool(same(paper, other)) for other in found) / len(found))
@@ -131,18 +154,16 @@ def half_text(abstract: str) -> str:
     return " ".join(words[: max(1, len(words) // 2)])
 
 
-def half_lists(service, paper: dict) -> dict[str, list[str]]:
+def half_lists(service, paper: dict) -> dict[str, list]:
     text = half_text(paper["abstract"])
-    req = SearchRequest(page_size=DEPTH)
-    semantic = [h.paper.paper_id for h in service.like_text_with(Weights(lexical=0), req, text).hits]
-    lexical = [h.paper.paper_id for h in service.like_text_with(Weights(semantic=0, lexical=1), req, text).hits]
+    semantic, lexical = service.like_text_candidates(SearchRequest(page_size=DEPTH), text)
     vector = embedder().embed_one(text).tolist()
     from services.search.semantic import knn_clause
 
     knn = knn_clause(SearchRequest(page_size=TOP), vector, k=TOP)
     resp = service.es.search(index=service.alias, size=TOP, _source=False, knn={**knn, "boost": KNN_BOOST},
                              query={"bool": {"must": [_mlt(text)], "filter": knn["filter"]}})
-    return {"semantic": semantic, "lexical": lexical, "hybrid": [h["_id"] for h in resp["hits"]["hits"]]}
+    return {"semantic": semantic, "lexical": lexical, "hybrid": [(h["_id"], 0.0) for h in resp["hits"]["hits"]]}
 
 
 def found_share(rows: list[tuple[dict, dict]], method: str, weights: Weights) -> dict:
@@ -188,7 +209,8 @@ def main() -> None:
     conferences = args.conference or ["iclr", "nips"]
 
     # A loaded machine must not turn slow answers into failures: a generous search budget.
-    settings = bench_settings(PAPERLIST_INDEX=args.index, PAPERLIST_SEARCH_BUDGET="30")
+    own = {k: os.environ[k] for k in ("REDIS_URL", "PAPERLIST_QUEUE") if k in os.environ}  # a helper's own Redis db
+    settings = bench_settings(PAPERLIST_INDEX=args.index, PAPERLIST_SEARCH_BUDGET="30", **own)
     ensure_stores(settings)
     result: dict = {"index": args.index, "model": embedder().version, "seed": args.seed}
     if args.ingest:
@@ -212,7 +234,9 @@ def main() -> None:
                     for h in helpers.scan(es, index=args.index, query={"query": pool,
                                                                         "_source": ["primary_area", "keywords"]},
                                           size=2000)}
-            drawn = sample(es, args.index, pool, args.n, args.seed, ["primary_area", "keywords", "embedding"])
+            # drawn among those with words in their abstract (an empty one is stored as "" and exists)
+            with_words = {"bool": {"filter": [pool, {"wildcard": {"abstract": {"value": "*"}}}]}}
+            drawn = sample(es, args.index, with_words, args.n, args.seed, ["primary_area", "keywords", "embedding"])
             for paper in drawn:
                 lists = neighbour_lists(service, paper, [pool])
                 paper["area"], paper["kw"] = meta[paper["paper_id"]]
@@ -234,15 +258,10 @@ def main() -> None:
                 block = result.setdefault("same_area", {}).setdefault(conference, {}).setdefault(split, {})
                 kblock = result.setdefault("keyword_overlap", {}).setdefault(conference, {}).setdefault(split, {})
                 for method in METHODS:
-                    weights = SIMILAR
-                    block[method] = share(rows, method, weights, same_area)
-                    kblock[method] = share(krows, method, weights, shares_keyword)
-                if split == "dev":
-                    block["fused_by_lexical_weight"] = {
-                        str(w): share(rows, "fused", Weights(lexical=w), same_area)["pct"] for w in LEXICAL_WEIGHTS}
-                    kblock["fused_by_lexical_weight"] = {
-                        str(w): share(krows, "fused", Weights(lexical=w), shares_keyword)["pct"]
-                        for w in LEXICAL_WEIGHTS}
+                    block[method] = share(rows, method, SIMILAR, same_area)
+                    kblock[method] = share(krows, method, SIMILAR, shares_keyword)
+                block["fusions"] = {label(w): share(rows, "fused", w, same_area)["pct"] for w in CANDIDATES}
+                kblock["fusions"] = {label(w): share(krows, "fused", w, shares_keyword)["pct"] for w in CANDIDATES}
         result["neighbours_s"] = round(time.perf_counter() - started, 1)
 
         visible = {"bool": {"filter": [{"terms": {"conference": conferences}},
@@ -257,9 +276,8 @@ def main() -> None:
         result["half_abstract"] = {}
         for split, rows in halves.items():
             block = result["half_abstract"][split] = {m: found_share(rows, m, LIKE_TEXT) for m in METHODS}
-            if split == "dev":
-                block["fused_by_lexical_weight"] = {
-                    str(w): found_share(rows, "fused", Weights(lexical=w))["top3_pct"] for w in LEXICAL_WEIGHTS}
+            block["fusions"] = {label(w): found_share(rows, "fused", w)["top3_pct"] for w in CANDIDATES}
+        result["chosen_on_dev"] = choose(result)
         # The shipped path end to end: like_text() itself on the held-out halves.
         test_rows = halves["test"]
         found = [p["paper_id"] in [h.paper.paper_id for h in service.like_text(
@@ -276,12 +294,33 @@ def main() -> None:
     finally:
         if args.drop:
             drop(es, args.index)
-    result["weights"] = {"similar": vars(SIMILAR), "like_text": vars(LIKE_TEXT)}
+    result["shipped"] = {"similar": label(SIMILAR), "like_text": label(LIKE_TEXT)}
     path = save("similar-quality", result)
     print(path)
     import json
 
     print(json.dumps(result, indent=1))
+
+
+def choose(result: dict) -> dict:
+    """The fusion with the best dev same-area share (mean over conferences) among those whose dev
+    half-abstract top 3 is at least 95%, and its held-out figures."""
+    areas = result.get("same_area", {})
+    if not areas:
+        return {}
+    fine = {k for k, v in result["half_abstract"]["dev"]["fusions"].items() if v >= 95} or None
+
+    def dev_score(key: str) -> float:
+        return sum(block["dev"]["fusions"][key] for block in areas.values()) / len(areas)
+
+    keys = [label(w) for w in CANDIDATES if fine is None or label(w) in fine]
+    best = max(keys, key=dev_score)
+    return {"fusion": best, "dev_same_area": round(dev_score(best), 2),
+            "test_same_area": {c: block["test"]["fusions"][best] for c, block in areas.items()},
+            "test_same_area_mlt": {c: block["test"]["lexical"]["pct"] for c, block in areas.items()},
+            "test_keyword_overlap": {c: block["test"]["fusions"][best]
+                                     for c, block in result.get("keyword_overlap", {}).items()},
+            "test_half_abstract_top3": result["half_abstract"]["test"]["fusions"][best]}
 
 
 def extensions_default_filters() -> list[dict]:

@@ -37,9 +37,12 @@ def embeddings() -> None:
               help="word2vec passes over the texts.")
 @click.option("--workers", type=click.IntRange(1, 64), default=_DEFAULTS.workers, show_default=True,
               help="word2vec threads (more than 1 is faster but not reproducible).")
+@click.option("--max-tokens", type=click.IntRange(100_000, 10_000_000_000), default=_DEFAULTS.max_tokens,
+              show_default=True, help="Words word2vec reads over all epochs: a larger corpus trains fewer epochs, "
+                                      "then one epoch over a seeded draw of its papers.")
 @friendly
 def train_command(sources: tuple[str, ...], out: Path, min_df: int, max_vocab: int, epochs: int,
-                  workers: int) -> None:
+                  workers: int, max_tokens: int) -> None:
     """Train the model on the papers of SOURCES (files, folders) and write it to --out."""
     started = time.perf_counter()
     texts = list(corpus_texts(sources))
@@ -47,15 +50,17 @@ def train_command(sources: tuple[str, ...], out: Path, min_df: int, max_vocab: i
         err_console.print("[red]error:[/red] no papers with a title in the sources")
         raise SystemExit(EXIT_NOTHING_READ)
     read = time.perf_counter()
+    stages: dict[str, float] = {}
     try:
-        model = train(texts, TrainingOptions(min_df=min_df, max_vocab=max_vocab, epochs=epochs, workers=workers))
+        model = train(texts, TrainingOptions(min_df=min_df, max_vocab=max_vocab, epochs=epochs, workers=workers,
+                                              max_tokens=max_tokens), stages)
     except ValueError as exc:
         err_console.print(f"[red]error:[/red] {exc}")
         raise SystemExit(EXIT_FAILURE) from None
     version = model.save(out)
     console.print(f"{out}: {version}, {len(model.vocab):,} words, {len(texts):,} papers; "
                   f"read {read - started:.1f} s, trained {time.perf_counter() - read:.1f} s, "
-                  f"{out.stat().st_size / 1e6:.1f} MB")
+                  f"{out.stat().st_size / 1e6:.1f} MB ({', '.join(f'{k} {v:.1f} s' for k, v in stages.items())})")
 
 
 

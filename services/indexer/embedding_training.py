@@ -12,16 +12,25 @@ this module only learns them:
   the prune that keeps the artifact a few MB;
 * LSA: a seeded randomized SVD of the sublinear TF-IDF matrix (rows unit length);
 * word2vec: gensim skip-gram on the same texts, one worker by default so the same
-  corpus gives the same bytes (more workers train faster, not reproducibly);
+  corpus gives the same bytes (more workers train faster, not reproducibly), 3 negative
+  samples, and at most ``max_tokens`` words read over all epochs: a corpus larger than
+  that trains fewer epochs, down to one epoch over a seeded draw of its papers;
 * SIF weights ``a / (a + p(w))`` and the first principal component of the SIF means.
 
 Everything is seeded: a rerun on the same sources writes the same artifact, and so the
 same version.
+
+What it costs (issue 21, ``bench/train_time.py``): word2vec was nearly all of it — 5 epochs
+of 5 negatives over the full corpus' ~35 M words, 9 CPU-minutes and 22 minutes on a busy
+machine. Three negatives cost a third less and place neighbours as well; past ~16 M words
+read, more epochs or more papers added under a point of same-area share (measured on the
+labelled ICLR papers), so the budget caps them. The LSA's sparse products run in float32.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import itertools
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -51,6 +60,9 @@ class TrainingOptions:
     epochs: int = 5
     window: int = 5
     workers: int = 1
+    negative: int = 3
+    max_tokens: int = 16_000_000
+    """Words word2vec reads over all its epochs (the training's cost): fewer epochs past it, then fewer papers."""
 
 
 def corpus_texts(sources: Sequence[str]) -> Iterator[str]:
@@ -72,8 +84,10 @@ def corpus_texts(sources: Sequence[str]) -> Iterator[str]:
                 yield text
 
 
-def train(texts: Iterable[str], options: TrainingOptions = TrainingOptions()) -> ModelArrays:
-    """Learn the model's arrays from texts (at least a few hundred for a sensible model).
+def train(texts: Iterable[str], options: TrainingOptions = TrainingOptions(),
+          stages: dict[str, float] | None = None) -> ModelArrays:
+    """Learn the model's arrays from texts (at least a few hundred for a sensible model);
+    ``stages``, when given, gets each stage's wall seconds (tokens, vocabulary, lsa, word2vec, pc).
 
     BLAS runs on one thread: on a busy two-core machine its threads fight each other and
     the SVD's QR steps took ten times longer.
@@ -81,77 +95,133 @@ def train(texts: Iterable[str], options: TrainingOptions = TrainingOptions()) ->
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(1):
-        return _train(texts, options)
+        return _train(texts, options, _Stages(stages if stages is not None else {}))
 
 
-def _train(texts: Iterable[str], options: TrainingOptions) -> ModelArrays:
-    docs = [tokens(t) for t in texts]
-    docs = [d for d in docs if d]
-    if len(docs) < 2 * HALF:
-        raise ValueError(f"{len(docs)} texts with words: too few to train a {2 * HALF}-d model (at least {2 * HALF})")
-    vocab, df = _vocabulary(docs, options)
-    index = {word: i for i, word in enumerate(vocab)}
-    ids = [np.fromiter((index[w] for w in d if w in index), np.int64) for d in docs]
-    idf = (np.log((1 + len(docs)) / (1 + df)) + 1).astype(np.float32)
-    lsa = _lsa(ids, idf, len(vocab))
-    w2v, counts = _word2vec([[vocab[i] for i in row] for row in ids if len(row)], vocab, options)
+class _Stages:
+    """Wall seconds since the last mark, kept under each stage's name."""
+
+    def __init__(self, into: dict[str, float]) -> None:
+        self.into, self.last = into, time.perf_counter()
+
+    def mark(self, name: str) -> None:
+        now = time.perf_counter()
+        self.into[name] = round(self.into.get(name, 0.0) + now - self.last, 2)
+        self.last = now
+
+
+def _train(texts: Iterable[str], options: TrainingOptions, stages: _Stages) -> ModelArrays:
+    words, flat, ends = _encode(texts)
+    stages.mark("tokens")
+    if len(ends) < 2 * HALF:
+        raise ValueError(f"{len(ends)} texts with words: too few to train a {2 * HALF}-d model (at least {2 * HALF})")
+    docs = len(ends)
+    doc_of = np.repeat(np.arange(docs), np.diff(ends, prepend=0))
+    vocab, df, remap = _vocabulary(words, flat, doc_of, options)
+    stages.mark("vocabulary")
+    kept = remap[flat]
+    inside = kept >= 0
+    ids, doc_of = kept[inside], doc_of[inside]  # each text's vocabulary words, in order, texts one after another
+    bounds = np.cumsum(np.bincount(doc_of, minlength=docs))[:-1]
+    rows = np.split(ids, bounds)
+    idf = (np.log((1 + docs) / (1 + df)) + 1).astype(np.float32)
+    lsa = _lsa(ids, doc_of, docs, idf)
+    stages.mark("lsa")
+    counts = np.maximum(np.bincount(ids, minlength=len(vocab)), 1).astype(np.float64)
+    names = np.asarray(vocab, dtype=object)
+    w2v = _word2vec([names[row].tolist() for row in rows if len(row)], vocab, counts, options)
+    stages.mark("word2vec")
     sif = (SIF_A / (SIF_A + counts / counts.sum())).astype(np.float32)
-    pc = _common_component(ids, w2v, sif)
+    pc = _common_component(rows, w2v, sif)
+    stages.mark("pc")
     return ModelArrays(vocab=np.asarray(vocab, dtype=str), idf=idf, lsa=lsa, w2v=w2v, sif=sif, pc=pc)
 
 
-def _vocabulary(docs: list[list[str]], options: TrainingOptions) -> tuple[list[str], np.ndarray]:
-    df = Counter()
-    for doc in docs:
-        df.update(set(doc))
-    kept = sorted((w for w, n in df.items() if n >= options.min_df), key=lambda w: (-df[w], w))[: options.max_vocab]
-    if len(kept) < HALF:
-        raise ValueError(f"only {len(kept)} words in {options.min_df}+ texts: too few for {HALF} LSA components")
-    return kept, np.asarray([df[w] for w in kept], np.float64)
+def _encode(texts: Iterable[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Tokenise once: the distinct words (first seen first), every text's words as ids into them
+    one text after another, and where each text ends (texts without a word are left out)."""
+    index: dict[str, int] = {}
+    chunks: list[list[int]] = []
+    ends: list[int] = []
+    total = 0
+    for text in texts:
+        found = tokens(text)
+        if found:
+            chunks.append([index.setdefault(word, len(index)) for word in found])
+            total += len(found)
+            ends.append(total)
+    flat = np.fromiter(itertools.chain.from_iterable(chunks), np.int64, total)
+    return list(index), flat, np.asarray(ends, np.int64)
 
 
-def _lsa(ids: list[np.ndarray], idf: np.ndarray, size: int) -> np.ndarray:
+def _vocabulary(words: list[str], flat: np.ndarray, doc_of: np.ndarray,
+                options: TrainingOptions) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The kept words (in ``min_df``+ texts, the ``max_vocab`` most common, ties by spelling), their
+    document frequencies, and each encoded word's new id (-1: dropped)."""
+    pairs = np.unique(doc_of * len(words) + flat)  # each (text, word) once
+    df = np.bincount(pairs % len(words), minlength=len(words))
+    candidates = np.flatnonzero(df >= options.min_df)
+    order = sorted(candidates.tolist(), key=lambda w: (-df[w], words[w]))[: options.max_vocab]
+    if len(order) < HALF:
+        raise ValueError(f"only {len(order)} words in {options.min_df}+ texts: too few for {HALF} LSA components")
+    remap = np.full(len(words), -1, np.int64)
+    remap[order] = np.arange(len(order))
+    return [words[w] for w in order], df[order].astype(np.float64), remap
+
+
+def _lsa(ids: np.ndarray, doc_of: np.ndarray, docs: int, idf: np.ndarray) -> np.ndarray:
     """Each word's row of the top-HALF right singular vectors of the unit-row TF-IDF matrix (a randomized SVD)."""
     from scipy.sparse import csr_matrix
 
-    rows, cols, vals = [], [], []
-    for row, doc in enumerate(ids):
-        if not len(doc):
-            continue
-        words, counts = np.unique(doc, return_counts=True)
-        weights = (1.0 + np.log(counts)) * idf[words]
-        rows.append(np.full(len(words), row))
-        cols.append(words)
-        vals.append(weights / np.linalg.norm(weights))
-    matrix = csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                        shape=(len(ids), size), dtype=np.float64)
+    size = len(idf)
+    pairs, counts = np.unique(doc_of * size + ids, return_counts=True)
+    rows, cols = pairs // size, pairs % size
+    weights = (1.0 + np.log(counts)) * idf[cols]
+    weights /= np.sqrt(np.bincount(rows, weights * weights, minlength=docs))[rows]
+    matrix = csr_matrix((weights.astype(np.float32), (rows, cols)), shape=(docs, size), dtype=np.float32)
     rng = np.random.default_rng(SEED)
-    basis = matrix @ rng.standard_normal((size, HALF + SVD_OVERSAMPLE))
+    basis = matrix @ rng.standard_normal((size, HALF + SVD_OVERSAMPLE)).astype(np.float32)
     for _ in range(SVD_POWER_ITERATIONS):
         basis, _ = np.linalg.qr(basis)
         basis, _ = np.linalg.qr(matrix @ (matrix.T @ basis))
     small = (matrix.T @ basis).T  # basis.T @ matrix, (HALF + oversample) × size
-    _, _, vt = np.linalg.svd(small, full_matrices=False)
+    _, _, vt = np.linalg.svd(small.astype(np.float64), full_matrices=False)
     components = _fix_signs(vt[:HALF])
     return components.T.astype(np.float32)
 
 
-def _word2vec(sentences: list[list[str]], vocab: list[str], options: TrainingOptions) -> tuple[np.ndarray, np.ndarray]:
-    """Skip-gram vectors of the vocabulary (rows in its order) and each word's token count."""
+def _word2vec(sentences: list[list[str]], vocab: list[str], counts: np.ndarray,
+              options: TrainingOptions) -> np.ndarray:
+    """Skip-gram vectors of the vocabulary (rows in its order); ``counts``: each word's tokens."""
     from gensim.models import Word2Vec
 
-    counts = Counter()
-    for sentence in sentences:
-        counts.update(sentence)
-    model = Word2Vec(vector_size=HALF, sg=1, window=options.window, negative=5, sample=1e-4, min_count=1,
-                     epochs=options.epochs, workers=options.workers, seed=SEED)
-    model.build_vocab_from_freq({w: counts[w] for w in vocab if counts[w]})
-    model.train(sentences, total_examples=len(sentences), epochs=options.epochs)
+    sentences, epochs = _within_budget(sentences, options)
+    model = Word2Vec(vector_size=HALF, sg=1, window=options.window, negative=options.negative, sample=1e-4,
+                     min_count=1, epochs=epochs, workers=options.workers, seed=SEED)
+    model.build_vocab_from_freq({w: int(c) for w, c in zip(vocab, counts)})
+    model.train(sentences, total_examples=len(sentences), epochs=epochs)
     vectors = np.zeros((len(vocab), HALF), np.float32)
     for row, word in enumerate(vocab):
         if word in model.wv.key_to_index:
             vectors[row] = model.wv[word]
-    return vectors, np.asarray([max(counts[w], 1) for w in vocab], np.float64)
+    return vectors
+
+
+def _within_budget(sentences: list[list[str]], options: TrainingOptions) -> tuple[list[list[str]], int]:
+    """The sentences and epochs word2vec trains on: all of them for as many epochs as ``max_tokens``
+    allows (at most ``epochs``), else one epoch over a seeded draw of about ``max_tokens`` words,
+    in the draw's order (in the sources' order the learning rate decays along the conferences:
+    a point less same-area share on the full corpus).
+    The token counts (SIF weights) stay those of the whole corpus."""
+    total = sum(map(len, sentences))
+    if total * options.epochs <= options.max_tokens:
+        return sentences, options.epochs
+    if total <= options.max_tokens:
+        return sentences, max(1, options.max_tokens // total)
+    order = np.random.default_rng(SEED).permutation(len(sentences))
+    lengths = np.fromiter((len(sentences[i]) for i in order), np.int64, len(order))
+    keep = int(np.searchsorted(np.cumsum(lengths), options.max_tokens)) + 1
+    return [sentences[i] for i in order[:keep]], 1  # in drawn order: sorted, the last sources would dominate
 
 
 def _common_component(ids: list[np.ndarray], w2v: np.ndarray, sif: np.ndarray) -> np.ndarray:

@@ -1,47 +1,107 @@
-"""Weighted reciprocal rank fusion of kNN and lexical neighbours ("papers like this", "like my text").
+"""Fusion of kNN and lexical neighbours ("papers like this", "like my text"): normalised scores, summed.
 
-The core node has no RRF (x-pack ``rank-rrf``), so the fusion is ours: each list gives a
-paper ``weight / (RANK_CONSTANT + rank)`` (rank from 1), a paper's score is the sum over
-the lists it is in, ties broken by the best single rank, then by the first list. Ranks,
-not scores: a kNN similarity (0–1) and a more_like_this BM25 score (10–100) are not on one
-scale, and their ratio changes from paper to paper.
+The core node has no RRF (x-pack ``rank-rrf``) and no linear retriever, so the fusion is
+ours. Each list is ``[(paper id, score), ...]`` best first; :func:`fuse` rescales each
+list's scores onto one scale (:data:`METHODS`), multiplies them by the list's weight and
+sums them per paper (a paper a list did not return counts 0 from it, or with ``zscore``
+that list's lowest rescaled score). Ties go to the better single rank, then to the first list.
 
-The weights were chosen on the dev split of ``bench/similar_quality.py`` (same primary
-area, ICLR and NeurIPS; keyword overlap; half-abstract retrieval) and reported on its
-held-out split (docs/ranking.md has the figures).
+Why scores and not ranks: how far apart two candidates are in a list says something their
+ranks forget, and mode=hybrid's raw sum (kNN boosted onto BM25) placed same-area
+neighbours better than our weighted RRF did (issue 21: 34.3% against 31.3%). A kNN
+similarity (0–1) and a more_like_this BM25 score (10–100) are not on one scale, and their
+ratio changes from paper to paper, hence the per-list rescaling. ``bench/similar_quality.py``
+scores every method of :data:`METHODS` with a range of weights on a dev split and reports
+the shipped one on the held-out split (docs/ranking.md has the figures).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 RANK_CONSTANT = 60
-"""RRF's ``k``: larger flattens the difference between rank 1 and rank 10."""
+"""RRF's ``k`` (method ``rrf``): larger flattens the difference between rank 1 and rank 10."""
 DEPTH = 50
 """Candidates each list contributes (a page deeper than this asks for more)."""
+
+Scored = Sequence[tuple[str, float]]
+"""One list: (paper id, score) best first."""
+
+
+def _minmax(scores: np.ndarray) -> np.ndarray:
+    span = scores.max() - scores.min()
+    return (scores - scores.min()) / span if span > 0 else np.ones_like(scores)
+
+
+def _zscore(scores: np.ndarray) -> np.ndarray:
+    spread = scores.std()
+    return (scores - scores.mean()) / spread if spread > 0 else np.zeros_like(scores)
+
+
+def _raw(scores: np.ndarray) -> np.ndarray:
+    return scores
+
+
+def _rrf(scores: np.ndarray) -> np.ndarray:
+    return 1.0 / (RANK_CONSTANT + np.arange(1, len(scores) + 1))
+
+
+METHODS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "minmax": _minmax,  # (s - min) / (max - min) within the list
+    "zscore": _zscore,  # (s - mean) / std within the list
+    "sum": _raw,        # the scores as they are (mode=hybrid's sum, the weights its boosts)
+    "rrf": _rrf,        # 1 / (RANK_CONSTANT + rank)
+}
 
 
 @dataclass(frozen=True)
 class Weights:
-    """How much each list counts."""
+    """How the lists are fused: the rescaling (a key of :data:`METHODS`) and how much each list counts."""
 
     semantic: float = 1.0
     lexical: float = 0.6
+    method: str = "minmax"
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"unknown fusion method {self.method!r} (one of {', '.join(METHODS)})")
 
 
-SIMILAR = Weights()
-"""Weights of "papers like this" (kNN on the paper's vector, more_like_this on its words)."""
-LIKE_TEXT = Weights()
-"""Weights of "papers like my text" (kNN on the text's vector, more_like_this on the text)."""
+SIMILAR = Weights(semantic=1.0, lexical=0.4, method="zscore")
+"""Fusion of "papers like this" (kNN on the paper's vector, more_like_this on its words)."""
+LIKE_TEXT = SIMILAR
+"""Fusion of "papers like my text" (kNN on the text's vector, more_like_this on the text)."""
 
 
-def fuse(rankings: Sequence[tuple[float, Sequence[str]]], constant: int = RANK_CONSTANT) -> list[tuple[str, float]]:
-    """``[(weight, ids best first), ...]`` → ``[(id, fused score), ...]`` best first, each id once."""
-    scores: dict[str, float] = {}
+def fuse(rankings: Sequence[tuple[float, Scored]], method: str = "minmax") -> list[tuple[str, float]]:
+    """``[(weight, [(id, score), ...] best first), ...]`` → ``[(id, fused score), ...]`` best first, each id once."""
+    rescale = METHODS[method]
+    totals: dict[str, float] = {}
     best: dict[str, tuple[int, int]] = {}
-    for position, (weight, ids) in enumerate(rankings):
-        for rank, paper_id in enumerate(dict.fromkeys(ids), start=1):
-            scores[paper_id] = scores.get(paper_id, 0.0) + weight / (constant + rank)
-            best[paper_id] = min(best.get(paper_id, (rank, position)), (rank, position))
-    return sorted(scores.items(), key=lambda item: (-item[1], best[item[0]]))
+    floors: list[float] = []
+    seen: list[dict[str, float]] = []
+    for position, (weight, scored) in enumerate(rankings):
+        unique = _first_each(scored)
+        if not unique:
+            floors.append(0.0)
+            seen.append({})
+            continue
+        values = weight * rescale(np.asarray([s for _, s in unique], np.float64))
+        floors.append(float(values.min()) if method == "zscore" else 0.0)
+        seen.append({pid: float(v) for (pid, _), v in zip(unique, values)})
+        for rank, (pid, _) in enumerate(unique, start=1):
+            best[pid] = min(best.get(pid, (rank, position)), (rank, position))
+    for pid in best:
+        totals[pid] = sum(scores.get(pid, floor) for scores, floor in zip(seen, floors))
+    return sorted(totals.items(), key=lambda item: (-item[1], best[item[0]]))
+
+
+def _first_each(scored: Scored) -> list[tuple[str, float]]:
+    """The list with each id once, at its first (best) place."""
+    out: dict[str, float] = {}
+    for pid, score in scored:
+        out.setdefault(pid, float(score))
+    return list(out.items())

@@ -201,22 +201,39 @@ class PaperSearch:
         """:meth:`like_text` with other fusion weights (a zero weight leaves that list out): for benchmarks."""
         return self._like_text(req, text, weights)
 
+    @translating
+    def like_text_candidates(self, req: SearchRequest,
+                             text: str) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """The kNN and more_like_this lists :meth:`like_text` fuses, ``(id, score)`` best first: for benchmarks."""
+        found = self._like_text_hits(req, text, Weights(semantic=1, lexical=1))
+        return (_scored(found[0]["hits"]["hits"]), _scored(found[1])) if found else ([], [])
+
     def _like_text(self, req: SearchRequest, text: str, weights: Weights) -> SearchResults:
-        vector = embedder().embed_one(text)
-        if not vector.any():  # no known words in the text: nothing is near it
+        found = self._like_text_hits(req, text, weights)
+        if found is None:  # no known words in the text: nothing is near it
             return SearchResults(req, 0, [])
+        semantic, lexical, window = found
+        hits = _fused_hits(weights, semantic["hits"]["hits"], lexical) if lexical else semantic["hits"]["hits"]
+        return shape(req, _window(semantic, hits, window))
+
+    def _like_text_hits(self, req: SearchRequest, text: str,
+                        weights: Weights) -> tuple[dict[str, Any], list[dict], dict[str, int]] | None:
+        """The kNN response (with the facets), the more_like_this hits (none with a zero lexical
+        weight) and the page window; None when the text has no known word."""
+        vector = embedder().embed_one(text)
+        if not vector.any():
+            return None
         depth = max(DEPTH, req.offset + req.page_size)
         body = build_like(req, vector.tolist())
         window = {"size": body.pop("size"), "from": body.pop("from")}
         body["knn"]["k"] = max(body["knn"]["k"], depth)
         body["knn"]["num_candidates"] = max(body["knn"]["num_candidates"], depth)
         semantic = self._search(size=depth, **body).body
-        if not weights.lexical:
-            return shape(req, _window(semantic, semantic["hits"]["hits"], window))
-        lexical = self._search(size=depth, _source={"includes": SUMMARY_FIELDS}, query={"bool": {
-            "must": [_like({"like": text[:MAX_SIMILAR_TEXT]})], "filter": body["knn"]["filter"]}}).body
-        hits = _fused_hits(weights, semantic["hits"]["hits"], lexical["hits"]["hits"])
-        return shape(req, _window(semantic, hits, window))
+        lexical: list[dict] = []
+        if weights.lexical:
+            lexical = self._search(size=depth, _source={"includes": SUMMARY_FIELDS}, query={"bool": {
+                "must": [_like({"like": text[:MAX_SIMILAR_TEXT]})], "filter": body["knn"]["filter"]}}).body["hits"]["hits"]
+        return semantic, lexical, window
 
     @translating
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
@@ -293,23 +310,37 @@ class PaperSearch:
         """:meth:`similar` with other fusion weights (a zero weight leaves that list out): for benchmarks."""
         return self._similar(paper_id, size, within, weights)
 
+    @translating
+    def similar_candidates(self, paper_id: str, depth: int = DEPTH,
+                           within: Sequence[dict] = ()) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """The kNN and more_like_this lists :meth:`similar` fuses, ``(id, score)`` best first (kNN
+        empty when the paper has no vector or abstract): for benchmarks of the fusion."""
+        semantic, lexical = self._similar_hits(paper_id, depth, within, Weights(semantic=1, lexical=1))
+        return _scored(semantic), _scored(lexical)
+
     def _similar(self, paper_id: str, size: int, within: Sequence[dict], weights: Weights) -> list[Paper]:
+        depth = size if not (weights.lexical and weights.semantic) else max(DEPTH, size)
+        semantic, lexical = self._similar_hits(paper_id, depth, within, weights)
+        hits = _fused_hits(weights, semantic, lexical) if semantic and lexical else semantic or lexical
+        return [from_source(h["_source"]) for h in hits[:size]]
+
+    def _similar_hits(self, paper_id: str, depth: int, within: Sequence[dict],
+                      weights: Weights) -> tuple[list[dict], list[dict]]:
+        """kNN hits (none without a vector and an abstract, or a semantic weight) and more_like_this
+        hits (none with a zero lexical weight, unless kNN has none), ``depth`` of each."""
         try:
             stored = self._es.get(index=self.alias, id=paper_id, source_includes=[EMBEDDING, "abstract"])["_source"]
         except NotFoundError as exc:
             if exc.error == "index_not_found_exception":
                 raise
-            return []
-        if not (stored.get(EMBEDDING) and (stored.get("abstract") or "").strip()) or not weights.semantic:
-            return self._more_like_this(paper_id, size, within)
-        depth = size if not weights.lexical else max(DEPTH, size)
-        knn = knn_clause(SearchRequest(page_size=size), stored[EMBEDDING], k=depth,
-                         extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}, *within])
-        semantic = self._search(size=depth, _source=SUMMARY_FIELDS, knn=knn)["hits"]["hits"]
-        if not weights.lexical:
-            return [from_source(h["_source"]) for h in semantic[:size]]
-        lexical = self._more_like_this_hits(paper_id, depth, within)
-        return [from_source(h["_source"]) for h in _fused_hits(weights, semantic, lexical)[:size]]
+            return [], []
+        semantic: list[dict] = []
+        if stored.get(EMBEDDING) and (stored.get("abstract") or "").strip() and weights.semantic:
+            knn = knn_clause(SearchRequest(page_size=depth), stored[EMBEDDING], k=depth,
+                             extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}, *within])
+            semantic = self._search(size=depth, _source=SUMMARY_FIELDS, knn=knn)["hits"]["hits"]
+        lexical = self._more_like_this_hits(paper_id, depth, within) if weights.lexical or not semantic else []
+        return semantic, lexical
 
     @translating
     def more_like_this(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
@@ -442,10 +473,14 @@ def _like(like: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fused_hits(weights: Weights, semantic: list[dict], lexical: list[dict]) -> list[dict]:
-    """Both hit lists fused by rank (:func:`.fusion.fuse`), each hit once, its score the fused one."""
+    """Both hit lists fused by their scores (:func:`.fusion.fuse`), each hit once, its score the fused one."""
     by_id = {h["_id"]: h for h in lexical} | {h["_id"]: h for h in semantic}
-    fused = fuse([(weights.semantic, [h["_id"] for h in semantic]), (weights.lexical, [h["_id"] for h in lexical])])
+    fused = fuse([(weights.semantic, _scored(semantic)), (weights.lexical, _scored(lexical))], weights.method)
     return [{**by_id[paper_id], "_score": score} for paper_id, score in fused]
+
+
+def _scored(hits: list[dict]) -> list[tuple[str, float]]:
+    return [(h["_id"], h["_score"] or 0.0) for h in hits]
 
 
 def _window(resp: dict[str, Any], hits: list[dict], window: dict[str, int]) -> dict[str, Any]:

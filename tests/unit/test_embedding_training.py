@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+import time
 
 import numpy as np
 import pytest
@@ -83,3 +85,35 @@ def test_cli_without_papers_fails_with_a_line(tmp_path):
     empty.mkdir()
     result = CliRunner().invoke(main, ["embeddings", "train", str(empty), "--out", str(tmp_path / "x.npz")])
     assert result.exit_code != 0 and "Traceback" not in result.output
+
+
+def test_the_whole_sample_trains_a_model_that_places_papers_near_their_half_abstracts(tmp_path):
+    """The shipped model's recipe on all of data/sample (issue 21: ≤ 30 s; asserted only with
+    PAPERLIST_STRICT_TIMING=1, on a quiet machine). Every stage reports its time."""
+    started = time.perf_counter()
+    texts = list(corpus_texts([str(PROJECT_ROOT / "data" / "sample")]))
+    stages: dict[str, float] = {}
+    model = train(texts, TrainingOptions(), stages)
+    seconds = time.perf_counter() - started
+    assert set(stages) == {"tokens", "vocabulary", "lsa", "word2vec", "pc"}
+    assert len(texts) > 10_000 and 5_000 < len(model.vocab) <= TrainingOptions().max_vocab
+    path = tmp_path / "sample.npz"
+    model.save(path)
+    embedder = Embedder(path)
+    papers = [t for t in texts if "\n" in t and len(t) > 400][:300]
+    halves = embedder.embed([t.split("\n", 1)[1][: len(t) // 2] for t in papers])
+    found = (halves @ embedder.embed(papers).T).argmax(axis=1) == np.arange(len(papers))
+    assert found.mean() > 0.9
+    if os.environ.get("PAPERLIST_STRICT_TIMING"):
+        assert seconds <= 30, f"training the sample took {seconds:.1f} s ({stages})"
+
+
+def test_a_corpus_past_the_budget_trains_fewer_epochs_then_fewer_papers():
+    from services.indexer.embedding_training import _within_budget
+
+    sentences = [["w"] * 10 for _ in range(100)]  # 1,000 words
+    assert _within_budget(sentences, TrainingOptions(epochs=5, max_tokens=5000)) == (sentences, 5)
+    assert _within_budget(sentences, TrainingOptions(epochs=5, max_tokens=2500))[1] == 2
+    drawn, epochs = _within_budget(sentences, TrainingOptions(epochs=5, max_tokens=300))
+    assert epochs == 1 and 30 <= len(drawn) <= 31
+    assert drawn == _within_budget(sentences, TrainingOptions(epochs=5, max_tokens=300))[0]  # seeded
