@@ -145,14 +145,14 @@ def main() -> None:
     with_vectors = sum("embedding" in d for _, d in docs)
     result = {"load_avg_start": load_start, "load_avg_end": os.getloadavg(), "documents_with_vectors": with_vectors,
               "files": len(files), "documents": len(docs), "rounds": args.rounds, "worker_concurrency": concurrency,
-              "serial_bulk_docs_per_s": round(serial), "parallel_bulk_docs_per_s": round(parallel),
+              "serial_bulk_docs_per_s": round(serial) if serial_runs else None, "parallel_bulk_docs_per_s": round(parallel),
               "pipeline_docs_per_s": round(pipe),
-              "ratio_over_serial": round(pipe / serial, 3), "ratio_over_parallel": round(pipe / parallel, 3),
+              "ratio_over_serial": round(pipe / serial, 3) if serial_runs else None, "ratio_over_parallel": round(pipe / parallel, 3),
               # The target: pipeline time over parallel_bulk time of the same documents, <= 2.
               "time_ratio_pipeline_over_parallel": round(parallel / pipe, 3),
               "serial_runs": serial_runs, "parallel_runs": parallel_runs, "pipeline_runs": pipe_runs}
     path = save("ingest", result)
-    print(f"documents {len(docs):,}: serial helpers.bulk {serial:,.0f} docs/s, "
+    print(f"documents {len(docs):,}: serial helpers.bulk {serial:,.0f} docs/s, "  # nan with --no-serial
           f"parallel_bulk ({concurrency} threads) {parallel:,.0f} docs/s, Celery pipeline {pipe:,.0f} docs/s; "
           f"pipeline/serial {pipe / serial:.2f}, pipeline/parallel {pipe / parallel:.2f}  ({path})")
 
