@@ -42,8 +42,9 @@ end
 
 def bench_settings(**overrides: str) -> Settings:
     base = load_settings()
-    values = {"REDIS_URL": base.redis_url.rsplit("/", 1)[0] + "/14",
-              "PAPERLIST_QUEUE": f"paperlist-bench-{uuid.uuid4().hex[:6]}"}
+    # BENCH_REDIS_URL / BENCH_QUEUE_PREFIX: a helper sharing the machine keeps to its own Redis db and queue.
+    values = {"REDIS_URL": os.environ.get("BENCH_REDIS_URL") or base.redis_url.rsplit("/", 1)[0] + "/14",
+              "PAPERLIST_QUEUE": f"{os.environ.get('BENCH_QUEUE_PREFIX', 'paperlist-bench')}-{uuid.uuid4().hex[:6]}"}
     values.update(overrides)
     return load_settings(**values)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 
@@ -25,7 +26,8 @@ from services.search.client import make_client
 from services.search.embedding import DIMS
 from services.search.limits import SEMANTIC_CANDIDATES
 
-TYPES = ("int8_hnsw", "int8_flat", "bbq_hnsw", "bbq_flat")
+TYPES = ("int8_hnsw", "int8_flat", "bbq_hnsw", "bbq_flat", "flat")
+OPTIONAL = ("hnsw",)  # float HNSW: the costliest build, only with --type hnsw
 K = 10
 
 
@@ -83,16 +85,17 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--limit", type=int, default=1_000_000, help="vectors copied at most")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--type", action="append", help=f"index types (default {', '.join(TYPES)})")
+    parser.add_argument("--type", action="append", help=f"index types (default {', '.join(TYPES)}; also {', '.join(OPTIONAL)})")
+    parser.add_argument("--prefix", default="bench-vectors-", help="benchmark index names start so")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark indices")
     args = parser.parse_args()
     es = make_client(bench_settings(), request_timeout=600)
     started = time.perf_counter()
     vectors = load_vectors(es, args.source, args.limit)
-    result: dict = {"source": args.source, "vectors": len(vectors[0]), "read_s": round(time.perf_counter() - started, 1)}
+    result: dict = {"load_avg_start": os.getloadavg(), "source": args.source, "vectors": len(vectors[0]), "read_s": round(time.perf_counter() - started, 1)}
     picked = random.Random(args.seed).sample(range(len(vectors[0])), min(args.queries, len(vectors[0])))
     queries = [vectors[1][i].tolist() for i in picked]
-    names = {kind: f"bench-vectors-{kind.replace('_', '-')}" for kind in (args.type or TYPES)}
+    names = {kind: f"{args.prefix}{kind.replace('_', '-')}" for kind in (args.type or TYPES)}
     try:
         for kind, name in names.items():
             result[kind] = build(es, name, kind, vectors)
@@ -110,6 +113,7 @@ def main() -> None:
         if not args.keep:
             for name in names.values():
                 es.indices.delete(index=name, ignore_unavailable=True)
+    result["load_avg_end"] = os.getloadavg()
     print(save("vector-index", result))
     print(json.dumps(result, indent=1))
 

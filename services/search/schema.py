@@ -123,6 +123,19 @@ MAPPINGS: dict[str, Any] = {
         "ingest_run": {"type": "keyword", "index": False},
         "indexed_at": {"type": "date"},
         # Title+abstract embedding (services.search.semantic); quantized HNSW keeps it small.
+        # Chosen by bench/vector_index.py on the full corpus (242,144 vectors of 256 d, one run,
+        # load 8.5-9.8 on 2 cores; bench/results/vector-index-20261202t203331.json), kNN k=10 with
+        # the service's num_candidates, recall@10 against exact numpy cosine:
+        #   int8_hnsw  bulk 381 s  p50  43 ms  recall 0.924   <- kept
+        #   int8_flat  bulk 121 s  p50 270 ms  recall 0.940
+        #   bbq_hnsw   bulk 495 s  p50  92 ms  recall 0.998
+        #   bbq_flat   bulk 510 s  p50 135 ms  recall 0.999
+        #   flat       bulk 387 s  p50 150 ms  recall 1.000   (float, exact)
+        # The flat types are not "a few ms" here: a brute-force pass over 242k vectors costs
+        # 135-270 ms a query, 3-6x HNSW, which would break the latency target (embedding + kNN
+        # <= 2x a lexical search). int8_flat builds 3x faster, but the build is not what a
+        # query pays for; bbq_hnsw buys recall (rescored) at 2x the latency and no cheaper build.
+        # (Bulk times ran one after another on a shared machine: indicative, not interleaved.)
         "embedding": {"type": "dense_vector", "dims": DIMS, "index": True, "similarity": "cosine",
                       "index_options": {"type": "int8_hnsw"}},
         "embedding_version": {"type": "keyword"},
