@@ -100,6 +100,9 @@ def main() -> None:
         "old_index": before_index, "new_index": indices.current_index(es, settings.index),
         "phase": current.get("phase"), "message": current.get("message"),
         "rebuild_seconds": round(t2 - t1, 1),
+        # the run's own clock: new data serving (alias swapped), then the one-segment merge after it
+        "serving_seconds": float(current.get("serving_seconds", "nan")),
+        "merge_seconds": float(current.get("merge_seconds", "nan")),
         "latency_before_ms": load.window(t0, t1),
         "latency_during_ms": load.window(t1, t2),
         "latency_after_ms": load.window(t2, t2 + 5),
@@ -109,7 +112,8 @@ def main() -> None:
                                           "p99": round(during["p99"] / before["p99"], 2)}
     path = save("reindex", result)
     print(f"rebuild of {papers:,} papers: {result['phase']} in {result['rebuild_seconds']}s "
-          f"({before_index} -> {result['new_index']})")
+          f"({before_index} -> {result['new_index']}); serving after {result['serving_seconds']}s, "
+          f"then merged in {result['merge_seconds']}s")
     print(f"search before: p50 {before['p50']} ms, p99 {before['p99']} ms ({before['requests']} requests, "
           f"{before['failed']} failed)")
     print(f"search during: p50 {during['p50']} ms, p99 {during['p99']} ms ({during['requests']} requests, "

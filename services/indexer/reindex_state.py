@@ -31,12 +31,18 @@ class ReindexState:
         self.retired_key = redis_keys.reindex_retired(alias)
 
     def load(self) -> dict:
-        raw = {k.decode(): v.decode() for k, v in self.redis.hgetall(self.key).items()}
+        # One transaction: read apart, a run that saved "done" and released its lock between
+        # the two reads would look abandoned for a moment.
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(self.key)
+        pipe.exists(self.lock_key)
+        stored, locked = pipe.execute()
+        raw = {k.decode(): v.decode() for k, v in stored.items()}
         for name in ("copied", "total", "replayed"):
             if name in raw:
                 raw[name] = int(raw[name])
         if raw and raw.get("phase") not in ("done", "failed", "refused", "rolled back") \
-                and not self.redis.exists(self.lock_key):
+                and not locked:
             raw["message"] = ("abandoned: no worker took the request up in time; run `paperlist reindex` again"
                               if raw.get("phase") == "queued" else
                               "abandoned: the worker stopped (lock expired); run `paperlist reindex` again")
