@@ -4,7 +4,9 @@ For each page type (front, results, paper, conference-year, author, API search) 
 ways of answering the same URL, and a baseline nginx serves without Python:
 
 * **static**: a file with the page's own bytes (so the same size and compressibility),
-  written into a temporary folder under the static folder nginx already serves;
+  written into a temporary folder under the static folder nginx already serves, with its
+  gzip beside it (``gzip_static``): the floor is nginx sending bytes it already holds, as
+  an edge hit does, not compressing the file again on every request;
 * **edge hit**: the page as the edge cache keeps it (anonymous, gzip);
 * **app hit**: the edge bypassed (a cookie, as a signed-in visitor would send), the answer
   from the app over Redis's result cache;
@@ -23,6 +25,7 @@ measures. The client is 127.0.0.1, exempt from rate limits (PAPERLIST_RATE_LIMIT
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import shutil
 import subprocess
@@ -126,14 +129,17 @@ def pages(base: str, args) -> dict[str, str]:
 
 
 def static_copy(folder: Path, name: str, base: str, path: str) -> str:
-    """The page's own bytes (uncompressed) as a static file nginx serves; its /static/ path."""
+    """The page's own bytes as a static file nginx serves, and their gzip beside it; its /static/ path."""
     resp = requests.get(base + path, headers={"Accept-Encoding": "identity"}, timeout=30)
     if resp.status_code != 200:
         raise SystemExit(f"error: {path} answered {resp.status_code}")
     suffix = ".json" if resp.headers.get("Content-Type", "").startswith("application/json") else ".html"
     target = folder / f"{name}{suffix}"
     target.write_bytes(resp.content)
-    target.chmod(0o644)
+    zipped = target.with_name(target.name + ".gz")
+    zipped.write_bytes(gzip.compress(resp.content, compresslevel=9))
+    for written in (target, zipped):
+        written.chmod(0o644)
     return f"/static/{folder.name}/{target.name}"
 
 
