@@ -36,6 +36,7 @@ import hashlib
 import os
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from harness import BenchWorker, bench_settings, drop, ensure_stores, percentiles, save
@@ -204,6 +205,7 @@ def main() -> None:
     parser.add_argument("--half", type=int, default=200, help="papers per split for the half-abstract test")
     parser.add_argument("--queries", type=int, default=200, help="titles timed for semantic vs lexical search")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--workers", type=int, default=4, help="papers whose neighbours are fetched at once")
     parser.add_argument("--drop", action="store_true", help="delete the alias's indices at the end")
     args = parser.parse_args()
     conferences = args.conference or ["iclr", "nips"]
@@ -212,7 +214,8 @@ def main() -> None:
     own = {k: os.environ[k] for k in ("REDIS_URL", "PAPERLIST_QUEUE") if k in os.environ}  # a helper's own Redis db
     settings = bench_settings(PAPERLIST_INDEX=args.index, PAPERLIST_SEARCH_BUDGET="30", **own)
     ensure_stores(settings)
-    result: dict = {"index": args.index, "model": embedder().version, "seed": args.seed}
+    result: dict = {"index": args.index, "model": embedder().version, "seed": args.seed, "n": args.n,
+                    "load_average": os.getloadavg()}
     if args.ingest:
         result["ingest"] = ingest(settings, args.ingest)
     app = create_app(settings)
@@ -237,8 +240,11 @@ def main() -> None:
             # drawn among those with words in their abstract (an empty one is stored as "" and exists)
             with_words = {"bool": {"filter": [pool, {"wildcard": {"abstract": {"value": "*"}}}]}}
             drawn = sample(es, args.index, with_words, args.n, args.seed, ["primary_area", "keywords", "embedding"])
-            for paper in drawn:
-                lists = neighbour_lists(service, paper, [pool])
+            # the lists of different papers are independent requests: a few in flight keep both
+            # the node's cores busy (results in the draw's order, so a run is reproducible)
+            with ThreadPoolExecutor(max_workers=args.workers) as pool_of_requests:
+                all_lists = list(pool_of_requests.map(lambda p: neighbour_lists(service, p, [pool]), drawn))
+            for paper, lists in zip(drawn, all_lists):
                 paper["area"], paper["kw"] = meta[paper["paper_id"]]
                 row = (paper, lists)
                 area_rows[split_of(paper["paper_id"])].append(row)
@@ -272,7 +278,11 @@ def main() -> None:
         for paper in drawn:
             split = split_of(paper["paper_id"])
             if len(paper.get("abstract", "").split()) >= 20 and len(halves[split]) < args.half:
-                halves[split].append((paper, half_lists(service, paper)))
+                halves[split].append((paper, None))
+        with ThreadPoolExecutor(max_workers=args.workers) as pool_of_requests:
+            for rows in halves.values():
+                rows[:] = zip([p for p, _ in rows], pool_of_requests.map(lambda p: half_lists(service, p),
+                                                                         [p for p, _ in rows]))
         result["half_abstract"] = {}
         for split, rows in halves.items():
             block = result["half_abstract"][split] = {m: found_share(rows, m, LIKE_TEXT) for m in METHODS}
@@ -294,6 +304,7 @@ def main() -> None:
     finally:
         if args.drop:
             drop(es, args.index)
+    result["load_average_end"] = os.getloadavg()
     result["shipped"] = {"similar": label(SIMILAR), "like_text": label(LIKE_TEXT)}
     path = save("similar-quality", result)
     print(path)
