@@ -27,14 +27,12 @@ import json
 from flask import Response, request
 
 from .. import requestctx
+from ..http.compression import GZIP_LEVEL, HTML, JSON, gzipped as _gzipped
 from ..policy import Policy
 from ..requestctx import BYPASS, HIT, MISS
 from .results import KEY_VERSION, no_cache_requested
 from .store import ResultStore
 
-GZIP_LEVEL = 6  # paid once per entry, on the miss that stores it
-JSON = "application/json"
-HTML = "text/html"
 KEPT_TYPES = (JSON, HTML)  # an entry is its type's index (one byte), then the gzipped body
 KEY_PREFIX = "kept1:"      # the entries' shape: bump when it changes
 
@@ -84,14 +82,6 @@ class KeptAnswers:
         text = json.dumps([KEY_VERSION, request.endpoint, request.host, request.path,
                            sorted(request.args.items(multi=True))], separators=(",", ":"), ensure_ascii=False)
         return self.store.fresh_key(generation, KEY_PREFIX + hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
-
-
-def _gzipped(resp: Response, packed: bytes) -> Response:
-    """``resp`` carrying the kept gzip bytes as they are (nginx passes an encoded answer on)."""
-    resp.set_data(packed)
-    resp.headers["Content-Encoding"] = "gzip"
-    resp.vary.add("Accept-Encoding")
-    return resp
 
 
 def _kept(raw: bytes) -> Response | None:

@@ -13,12 +13,13 @@ After the view, on every answer (errors too), in order:
 1. security headers;
 2. HTTP caching: Cache-Control from the view's policy (the edge's s-maxage), Vary, ETag and 304;
 3. CORS, for views that allow cross-origin reads;
-4. keeping the whole answer (gzipped once; the ETag then tags those bytes);
+4. keeping the whole answer (gzipped once; the ETag then tags those bytes), and gzipping an
+   edge view's answer that was not kept, so the edge holds compressed bytes either way;
 5. ``X-Cache`` with the result cache's outcome;
 6. ``X-Request-ID`` and the access-log line;
 7. the metrics, last, so they time everything before them.
 
-Each step is a function of its own module here (headers, edge, access_log, metrics,
+Each step is a function of its own module here (headers, edge, compression, access_log, metrics,
 ratelimit, proxy, json_bodies); this module only orders them. A new header goes in ``headers.py``
 and into :func:`_after` at its place.
 """
@@ -35,7 +36,7 @@ from services.search.boundary import start_deadline
 
 from .. import policy, requestctx
 from ..policy import Budget
-from . import access_log, headers, metrics, proxy, ratelimit, validators
+from . import access_log, compression, headers, metrics, proxy, ratelimit, validators
 from .edge import Edge, Generation
 
 RELEASE_ROOTS = (Path(__file__).resolve().parents[2],)  # services/: the code and templates of a release
@@ -93,6 +94,7 @@ def _after(edge: Edge, kept: KeptAnswers | None, cors: dict) -> Callable[[Respon
         headers.cors(resp, view_policy, cors)
         if kept is not None:
             kept.keep(resp, view_policy)
+        compression.for_edge(resp, view_policy)
         headers.cache_outcome(resp, state)
         access_log.finish(resp, state)
         metrics.observe(resp, state)
