@@ -11,11 +11,15 @@ generator, bench/querymix.py) each query is sent, in a shuffled order per query,
 - ``api``: ``GET /api/v1/search?q=…`` uncached (``harness.UNCACHED``: the result cache and the
   edge both bypassed), through the front (nginx) by default.
 
+- ``api_baseline`` (with ``--baseline-url``): the same API call to another server on the same
+  index (say, a gunicorn of main beside one of a branch), in the same shuffled order: a change
+  is compared query by query under one load, not between runs whose load differs.
+
 Every raw request carries ``request_cache=false``. The API's surplus over ``es_full`` is
 what the service adds: Python, serialisation, and any second request (the correction /
 "still typing" counts under ``SUGGEST_BELOW`` hits), counted per query from the answer.
 
-    python bench/miss_cost.py [--url http://127.0.0.1:8033] [--queries 100] [--corpus DIR]
+    python bench/miss_cost.py [--url http://127.0.0.1:8033] [--queries 100] [--corpus DIR] [--baseline-url URL]
 """
 
 from __future__ import annotations
@@ -70,6 +74,8 @@ def main() -> None:
     text_query_arguments(parser, queries=100)
     parser.add_argument("--es", default=None, help="default: ES_URL")
     parser.add_argument("--index", default=None, help="default: PAPERLIST_INDEX")
+    parser.add_argument("--baseline-url", default=None,
+                        help="another server on the same index, asked the same queries interleaved (api_baseline)")
     parser.add_argument("--label", default="", help="a word for the result file (the variant under test)")
     args = checked_text_query_arguments(parser)
 
@@ -90,7 +96,7 @@ def main() -> None:
         resp.raise_for_status()
         return elapsed, resp.json()
 
-    def api(q: str) -> tuple[float, dict]:
+    def api(q: str, web: str = web) -> tuple[float, dict]:
         started = time.perf_counter()
         resp = session.get(f"{web}/api/v1/search", params={"q": q}, headers=UNCACHED, timeout=60)
         elapsed = (time.perf_counter() - started) * 1000
@@ -98,8 +104,11 @@ def main() -> None:
             raise Refused(f"the API answered {resp.status_code} to q={q[:80]!r}: {resp.text[:200]}")
         return elapsed, resp.json()
 
+    baseline = args.baseline_url.rstrip("/") if args.baseline_url else None
     for _, q in queries[:5]:  # connections and the engine warm, not the answers
         api(q + " warmup")
+        if baseline:
+            api(q + " warmup", baseline)
         raw(bodies(q + " warmup")["es_query"])
     rng = random.Random(args.seed)
     rows, refused = [], []
@@ -111,6 +120,8 @@ def main() -> None:
             break
         variants = {name: (lambda b=body: raw(b)) for name, body in bodies(q).items()}
         variants["api"] = lambda: api(q)
+        if baseline:
+            variants["api_baseline"] = lambda: api(q, baseline)
         row: dict = {"kind": kind, "q": q}
         try:
             for name in rng.sample(list(variants), len(variants)):
@@ -123,7 +134,7 @@ def main() -> None:
         row["second_request"] = row["total"] < SUGGEST_BELOW
         rows.append(row)
 
-    names = ["es_query", "es_full", "es_no_highlight", "es_no_aggs", "api"]
+    names = ["es_query", "es_full", "es_no_highlight", "es_no_aggs", "api"] + (["api_baseline"] if baseline else [])
     stats = {name: {k: round(v, 2) for k, v in percentiles([r[f"{name}_ms"] for r in rows]).items()} for name in names}
     stats["es_query_took"] = percentiles([r["es_took"] for r in rows])
     stats["es_full_took"] = percentiles([r["es_full_took"] for r in rows])
@@ -139,6 +150,10 @@ def main() -> None:
               "queries_under_suggest_below": len(few),
               "api_p50_those": round(statistics.median(r["api_ms"] for r in few), 1) if few else None,
               "rows": rows}
+    if baseline:
+        result["baseline_url"] = baseline
+        result["ratio_baseline_over_es_query_p50"] = round(stats["api_baseline"]["p50"] / stats["es_query"]["p50"], 2)
+        result["median_api_over_baseline"] = round(statistics.median(r["api_ms"] / r["api_baseline_ms"] for r in rows), 3)
     path = save(f"miss-cost{'-' + args.label if args.label else ''}", result)
     print(f"{len(rows)} queries, {index}, load {load_before[0]:.2f} -> {os.getloadavg()[0]:.2f}")
     for name in names:
@@ -147,6 +162,9 @@ def main() -> None:
     print(f"API/es_query: x{result['ratio_api_over_es_query_p50']} (p50), x{result['ratio_api_over_es_query_p99']} "
           f"(p99); es_full/es_query x{result['ratio_es_full_over_es_query_p50']} (p50); "
           f"{len(few)} queries under {SUGGEST_BELOW} hits; {len(refused)} refused  ({path})")
+    if baseline:
+        print(f"baseline/es_query: x{result['ratio_baseline_over_es_query_p50']} (p50); api/baseline per query, "
+              f"median: x{result['median_api_over_baseline']}")
 
 
 if __name__ == "__main__":
