@@ -297,6 +297,9 @@ def main() -> None:
         print(f"warning: the rebuild was not over within {args.max_rebuild}s (phase {current.get('phase')})",
               file=sys.stderr)
     expected = before_totals(answers, m0.when, m1.when)
+    if not any(expected.values()):
+        raise SystemExit(f"error: no search had hits before the rebuild: is {web} serving {settings.index}? "
+                         "(the web service's PAPERLIST_INDEX must be the alias rebuilt)")
     result = {
         "index": settings.index, "papers": papers, "from_sources": args.from_sources,
         "old_index": before_index, "new_index": indices.current_index(es, settings.index),
