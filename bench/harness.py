@@ -30,6 +30,21 @@ RESULTS = REPO / "bench" / "results"
 # the edge (nginx proxy_cache) pass it through — without it the edge answers a repeated query
 # within its TTL, and with ``proxy_cache_use_stale updating`` a stale copy long after.
 UNCACHED = {"Cache-Control": "no-cache", "Cookie": "paperlist-bench=uncached"}
+# Lua for the wrk scripts of bench/load.py and bench/reindex.py: threads numbered (``id``) and kept for
+# done(), and a request file read as one path a line.
+WRK_LUA_THREADS = r"""local threads = {}
+local counter = 0
+function setup(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+  table.insert(threads, thread)
+end
+local function read_paths(file)
+  local lines = {}
+  for line in io.lines(file) do lines[#lines + 1] = line end
+  return lines
+end
+"""
 # Lua for wrk's done() of bench/edge.py and bench/load.py: sum the threads' counters, print them as JSON.
 WRK_LUA_HELPERS = r"""local function merge(into, from) for k, v in pairs(from or {}) do into[k] = (into[k] or 0) + v end end
 local function obj(t)

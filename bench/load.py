@@ -56,7 +56,7 @@ from urllib.parse import parse_qsl
 
 import requests
 
-from harness import WRK_LUA_HELPERS, loopback, ready_web, save
+from harness import WRK_LUA_HELPERS, WRK_LUA_THREADS, loopback, ready_web, save
 from querymix import TOP, load_records, request_pool, zipf_sequence
 
 from services.settings import load_settings
@@ -75,17 +75,9 @@ TARGETS = {"edge_over_off": 3.0, "p99_over_miss_p50": 3.0, "errors": 0}
 WRK_JSON = "WRKJSON "
 # The request file's paths, walked by each thread from its own offset; status, X-Cache-Edge and
 # X-Cache counted per thread and summed in done(), printed as one JSON line.
-WRK_SCRIPT = r"""
-local threads = {}
-local counter = 0
-function setup(thread)
-  thread:set("id", counter)
-  counter = counter + 1
-  table.insert(threads, thread)
-end
+WRK_SCRIPT = WRK_LUA_THREADS + r"""
 function init(args)
-  paths = {}
-  for line in io.lines(args[1]) do paths[#paths + 1] = line end
+  paths = read_paths(args[1])
   local offset = tonumber(args[2]) or 0
   pos = (offset + id * math.floor(#paths / (tonumber(args[3]) or 1))) % #paths
   statuses = {}; edges = {}; apps = {}

@@ -60,13 +60,23 @@ def _note(row: dict, name: str, answer: dict) -> dict:
     return row
 
 
-def bodies(q: str) -> dict[str, dict]:
-    """The raw variants of one query, as the service would build them for the API."""
-    full = build_ranked(parse_request({"q": [q]}, allow_search_after=True))
+def bodies(q: str, params: dict[str, list[str]] | None = None) -> dict[str, dict]:
+    """The raw variants of one query (with the API's other ``params``), as the service would build them."""
+    full = build_ranked(parse_request({"q": [q], **(params or {})}, allow_search_after=True))
     full.pop("suggest", None)
     drop = lambda *keys: {k: v for k, v in full.items() if k not in keys}  # noqa: E731
     return {"es_query": drop("aggs", "highlight"), "es_full": full,
             "es_no_highlight": drop("highlight"), "es_no_aggs": drop("aggs")}
+
+
+def es_query_only(session, es: str, index: str, body: dict) -> tuple[float, dict]:
+    """One raw search straight to Elasticsearch (``request_cache=false``): client-side ms and the answer."""
+    started = time.perf_counter()
+    resp = session.post(f"{es}/{index}/_search", params={"request_cache": "false"},
+                        data=json.dumps(body), headers=JSON, timeout=60)
+    elapsed = (time.perf_counter() - started) * 1000
+    resp.raise_for_status()
+    return elapsed, resp.json()
 
 
 def main() -> None:
@@ -89,12 +99,7 @@ def main() -> None:
     queries = text_queries(load_records(corpus, args.step), args.queries, args.seed)
 
     def raw(body: dict) -> tuple[float, dict]:
-        started = time.perf_counter()
-        resp = session.post(f"{es}/{index}/_search", params={"request_cache": "false"},
-                            data=json.dumps(body), headers=JSON, timeout=60)
-        elapsed = (time.perf_counter() - started) * 1000
-        resp.raise_for_status()
-        return elapsed, resp.json()
+        return es_query_only(session, es, index, body)
 
     def api(q: str, web: str = web) -> tuple[float, dict]:
         started = time.perf_counter()

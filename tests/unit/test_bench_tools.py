@@ -49,3 +49,14 @@ def test_request_pool_is_distinct_and_covers_every_kind():
     paths = [path for _, path in pool]
     assert len(paths) == len(set(paths))
     assert {kind for kind, _ in pool} == set(querymix.KIND_WEIGHTS)
+
+
+def test_raw_query_only_body_keeps_the_api_filters_and_drops_aggs_highlight_suggest():
+    import json
+
+    import miss_cost
+
+    body = miss_cost.bodies("graph neural networks", {"status": ["oral"]})["es_query"]
+    assert not {"aggs", "highlight", "suggest"} & set(body)
+    assert '"oral"' in json.dumps(body)  # linear_scan asks ES for the same statuses as the API
+    assert '"oral"' not in json.dumps(miss_cost.bodies("graph neural networks")["es_query"])
