@@ -23,6 +23,10 @@ gives its held-out figures. The lists come from the service's own calls
 (``similar_candidates``, ``like_text_candidates``: what ``similar`` and ``like_text`` fuse,
 with their scores); fusion of those lists is :func:`services.search.fusion.fuse` itself.
 
+The test split is the trainer's held-out half (:func:`services.indexer.embedding_training.held_out`):
+a model with an area metric learned the dev half's curated areas, so its dev figures (and the
+fusion chosen on them, which then leans to the semantic list) flatter it; the test figures do not.
+
 Cost: a title's ``mode=semantic`` search (embedding + kNN) against ``mode=lexical`` p50,
 the same texts in one run; embedding a 5,000-character text.
 
