@@ -22,7 +22,7 @@ this module only learns them:
   papers) and ``s`` scaling their sum to the vectors' own variance: cosine under ``A`` weighs what
   tells areas apart ``λ²`` as much again. The labels of the papers :func:`held_out` names are never
   read, so the held-out half of ``bench/similar_quality.py`` measures papers whose labels the model
-  never saw (dev half only: on ICLR, 40.3% → 44.0% same-area top 10 by exact cosine, held-out).
+  never saw (on ICLR's held-out half, same-area top 10 by exact cosine: 40.2% → 43.7%, docs/ranking.md).
 
 Everything is seeded: a rerun on the same sources writes the same artifact, and so the
 same version.
@@ -95,8 +95,8 @@ class TrainingOptions:
     max_tokens: int = 16_000_000
     """Words word2vec reads over all its epochs (the training's cost): fewer epochs past it, then fewer papers."""
     area_weight: float = 1.0
-    """λ of the area metric (0: none). Chosen on half the dev split fitted on the other half: 0.3, 0.6,
-    1.0 and 1.5 gave 41.3, 43.1, 44.0 and 43.9% same-area top 10 (the full corpus' model)."""
+    """λ of the area metric (0: none). Chosen on half the dev split, fitted on the other half: λ 0.6, 1.0,
+    1.5, 2.0 and 3.0 gave 42.6, 43.5, 43.5, 43.1 and 42.5% same-area top 10 (the full corpus' model)."""
 
 
 def corpus_records(sources: Sequence[str]) -> Iterator[TrainingText]:
