@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from services.indexer.embedding_training import TrainingOptions, corpus_texts, train
+from services.indexer.embedding_training import TrainingOptions, corpus_records, train
 
 from .common import EXIT_FAILURE, EXIT_NOTHING_READ, console, err_console, friendly
 
@@ -40,12 +40,17 @@ def embeddings() -> None:
 @click.option("--max-tokens", type=click.IntRange(100_000, 10_000_000_000), default=_DEFAULTS.max_tokens,
               show_default=True, help="Words word2vec reads over all epochs: a larger corpus trains fewer epochs, "
                                       "then one epoch over a seeded draw of its papers.")
+@click.option("--area-weight", type=click.FloatRange(0, 10), default=_DEFAULTS.area_weight, show_default=True,
+              help="Weight of the area metric learned from curated ICLR primary areas (the held-out half's "
+                   "labels are never read); 0: none.")
 @friendly
 def train_command(sources: tuple[str, ...], out: Path, min_df: int, max_vocab: int, epochs: int,
-                  workers: int, max_tokens: int) -> None:
+                  workers: int, max_tokens: int, area_weight: float) -> None:
     """Train the model on the papers of SOURCES (files, folders) and write it to --out."""
     started = time.perf_counter()
-    texts = list(corpus_texts(sources))
+    records = list(corpus_records(sources))
+    texts = [r.text for r in records]
+    labelled = [(r.text, r.area) for r in records if r.area]
     if not texts:
         err_console.print("[red]error:[/red] no papers with a title in the sources")
         raise SystemExit(EXIT_NOTHING_READ)
@@ -53,12 +58,13 @@ def train_command(sources: tuple[str, ...], out: Path, min_df: int, max_vocab: i
     stages: dict[str, float] = {}
     try:
         model = train(texts, TrainingOptions(min_df=min_df, max_vocab=max_vocab, epochs=epochs, workers=workers,
-                                              max_tokens=max_tokens), stages)
+                                              max_tokens=max_tokens, area_weight=area_weight), stages, labelled)
     except ValueError as exc:
         err_console.print(f"[red]error:[/red] {exc}")
         raise SystemExit(EXIT_FAILURE) from None
     version = model.save(out)
-    console.print(f"{out}: {version}, {len(model.vocab):,} words, {len(texts):,} papers; "
+    metric = f"area metric from {len(labelled):,} labelled papers" if model.has_metric else "no area metric"
+    console.print(f"{out}: {version}, {len(model.vocab):,} words, {len(texts):,} papers, {metric}; "
                   f"read {read - started:.1f} s, trained {time.perf_counter() - read:.1f} s, "
                   f"{out.stat().st_size / 1e6:.1f} MB ({', '.join(f'{k} {v:.1f} s' for k, v in stages.items())})")
 

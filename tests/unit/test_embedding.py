@@ -5,7 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from services.search.embedding import ARTIFACT, DIMS, HALF, MAX_CHARS, Embedder, paper_text, tokens
+from services.search.embedding import (
+    ARTIFACT,
+    DIMS,
+    HALF,
+    MAX_CHARS,
+    VERSION_PREFIX,
+    Embedder,
+    ModelArrays,
+    paper_text,
+    tokens,
+)
 
 DIFFUSION = "Denoising diffusion probabilistic models for high-resolution image synthesis."
 DIFFUSION_TOO = "Score-based generative modelling: image generation with diffusion and denoising."
@@ -95,4 +105,43 @@ def test_another_format_is_refused(tmp_path):
     path = tmp_path / "old.npz"
     np.savez(path, vectors=np.zeros((2, DIMS)))
     with pytest.raises(ValueError, match="not a format"):
+        Embedder(path).embed(["x"])
+
+
+def _arrays_of(path) -> ModelArrays:
+    with np.load(path) as data:
+        return ModelArrays(vocab=data["vocab"], idf=data["idf"], lsa=data["lsa"].astype(np.float32),
+                           w2v=data["w2v"].astype(np.float32), sif=data["sif"], pc=data["pc"])
+
+
+def test_the_shipped_format_1_model_has_no_area_metric(embedder):
+    assert not _arrays_of(ARTIFACT).has_metric
+    np.testing.assert_array_equal(embedder.embed([DIFFUSION], metric=False), embedder.embed([DIFFUSION]))
+    assert _arrays_of(ARTIFACT).version() == embedder.version  # the digest format 1 gave it
+
+
+def test_an_area_metric_maps_the_joined_vector_and_travels_in_the_version(tmp_path, embedder):
+    plain = _arrays_of(ARTIFACT)
+    rng = np.random.default_rng(0)
+    mean = (rng.standard_normal(DIMS) * 0.01).astype(np.float32)
+    metric = (np.eye(DIMS) + 0.1 * rng.standard_normal((DIMS, DIMS))).astype(np.float32)
+    mapped = ModelArrays(**{**plain.__dict__, "mean": mean, "metric": metric})
+    path = tmp_path / "metric.npz"
+    version = mapped.save(path)
+    assert mapped.has_metric and version != plain.version() and version.startswith(VERSION_PREFIX)
+    model = Embedder(path)
+    raw = model.embed([DIFFUSION, "", ROBOTS], metric=False)
+    np.testing.assert_allclose(raw, embedder.embed([DIFFUSION, "", ROBOTS]), atol=1e-6)
+    out = model.embed([DIFFUSION, "", ROBOTS])
+    expected = (raw[[0, 2]] - mean) @ metric.T
+    np.testing.assert_allclose(out[[0, 2]], expected / np.linalg.norm(expected, axis=1, keepdims=True), atol=1e-5)
+    assert not out[1].any()  # no known word: still no vector, whatever the mean
+    assert model.version == version and Embedder.of(mapped).version == version
+
+
+def test_a_metric_of_the_wrong_shape_is_refused(tmp_path):
+    plain = _arrays_of(ARTIFACT)
+    path = tmp_path / "bad.npz"
+    ModelArrays(**{**plain.__dict__, "mean": np.ones(3, np.float32), "metric": np.eye(3, dtype=np.float32)}).save(path)
+    with pytest.raises(ValueError, match="area metric"):
         Embedder(path).embed(["x"])

@@ -117,3 +117,71 @@ def test_a_corpus_past_the_budget_trains_fewer_epochs_then_fewer_papers():
     drawn, epochs = _within_budget(sentences, TrainingOptions(epochs=5, max_tokens=300))
     assert epochs == 1 and 30 <= len(drawn) <= 31
     assert drawn == _within_budget(sentences, TrainingOptions(epochs=5, max_tokens=300))[0]  # seeded
+
+
+def test_held_out_is_the_bench_split_and_about_half():
+    import hashlib
+
+    from services.indexer.embedding_training import held_out
+
+    ids = [f"iclr-2025-{i:012x}" for i in range(2000)]
+    assert 0.45 < sum(map(held_out, ids)) / len(ids) < 0.55
+    assert all(held_out(i) == (hashlib.sha1(i.encode()).digest()[0] % 2 == 1) for i in ids)
+
+
+def test_only_curated_areas_outside_the_held_out_half_are_read():
+    from services.indexer.embedding_training import corpus_records
+
+    records = list(corpus_records(SLICE))
+    labelled = [r for r in records if r.area]
+    # the sample's ICLR 2024-2026 have areas (~170), half of them held out; ICML's field is not curated
+    assert 50 < len(labelled) < 120
+    assert all(r.area == r.area.strip() and "_" not in r.area for r in labelled)
+    assert [r.text for r in records] == list(corpus_texts(SLICE))
+
+
+def _clusters(rng, centres: np.ndarray, per: int, noise: float) -> tuple[np.ndarray, np.ndarray]:
+    labels = np.repeat(np.arange(len(centres)), per)
+    vectors = centres[labels] + noise * rng.standard_normal((len(labels), DIMS))
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True), labels.astype(str)
+
+
+def _same_label_share(vectors: np.ndarray, labels: np.ndarray, k: int = 10) -> float:
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, -np.inf)
+    top = np.argsort(-sims, axis=1)[:, :k]
+    return float((labels[top] == labels[:, None]).mean())
+
+
+def test_the_area_metric_stretches_what_tells_areas_apart():
+    from services.indexer.embedding_training import area_metric
+
+    rng = np.random.default_rng(3)
+    # areas differ in a few weak directions, drowned by noise in all 256
+    centres = np.zeros((6, DIMS))
+    centres[:, :6] = 0.15 * np.eye(6)
+    train_vectors, train_labels = _clusters(rng, centres, 150, 0.05)
+    test_vectors, test_labels = _clusters(rng, centres, 60, 0.05)
+    mean, metric = area_metric(train_vectors, train_labels, 1.0)
+    assert mean.shape == (DIMS,) and metric.shape == (DIMS, DIMS)
+    np.testing.assert_allclose(metric, metric.T, atol=1e-4)  # a square root of a Gram matrix
+    mapped = (test_vectors - mean) @ metric.T
+    mapped /= np.linalg.norm(mapped, axis=1, keepdims=True)
+    assert _same_label_share(mapped, test_labels) > _same_label_share(test_vectors, test_labels) + 0.1
+    _, none = area_metric(train_vectors, train_labels, 0.0)
+    np.testing.assert_allclose(none, np.eye(DIMS), atol=1e-5)
+
+
+def test_training_fits_the_metric_only_with_enough_labelled_papers(texts):
+    from services.indexer.embedding_training import MIN_LABELLED
+
+    few = [(t, "graphs" if "graph" in t.lower() else "other") for t in texts[:100]]
+    assert not train(texts, OPTIONS, labelled=few).has_metric
+    many = [(t, "graphs" if "graph" in t.lower() else "other") for t in texts[:MIN_LABELLED + 100]]
+    stages: dict[str, float] = {}
+    model = train(texts, OPTIONS, stages, labelled=many)
+    assert model.has_metric and "metric" in stages
+    assert not train(texts, OPTIONS, labelled=[]).has_metric
+    from dataclasses import replace
+
+    assert not train(texts, replace(OPTIONS, area_weight=0), labelled=many).has_metric
