@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import shutil
 import subprocess
 import sys
@@ -37,7 +36,7 @@ from urllib.parse import quote
 
 import requests
 
-from harness import WRK_LUA_HELPERS, REPO, loopback, ready_web, save
+from harness import WRK_LUA_HELPERS, REPO, loopback, ready_web, save, wrk_argv, wrk_result
 
 from services.settings import load_settings
 
@@ -48,7 +47,6 @@ GZIP = {"Accept-Encoding": "gzip"}
 APP = {"Cookie": "paperlist_bench=app"}  # any cookie: the edge bypasses, the result cache still answers
 MISS = {**APP, "Cache-Control": "no-cache"}  # ... and the result cache is skipped too
 MODES = {"edge": {}, "app": APP, "miss": MISS}
-WRK_JSON = "WRKJSON "
 # Per-thread status and X-Cache-Edge counts, summed in done(); one JSON line on stdout.
 WRK_SCRIPT = r"""
 local threads = {}
@@ -90,16 +88,10 @@ class Case:
 
 
 def wrk(base: str, path: str, headers: dict, args: argparse.Namespace, script: Path) -> dict:
-    argv = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--timeout", "5s",
-            "-s", str(script), "--latency"]
-    for name, value in {**GZIP, **headers}.items():
-        argv += ["-H", f"{name}: {value}"]
-    out = subprocess.run([*argv, base + path], capture_output=True, text=True, timeout=args.duration + 30,
-                         check=False)
-    line = next((ln for ln in out.stdout.splitlines() if ln.startswith(WRK_JSON)), None)
-    if line is None:
-        raise SystemExit(f"error: wrk gave no result for {path}: {out.stderr.strip()[-300:] or out.stdout[-300:]}")
-    return json.loads(line[len(WRK_JSON):])
+    argv = wrk_argv(base + path, script, threads=args.threads, connections=args.connections, seconds=args.duration,
+                    headers={**GZIP, **headers}, latency=True)
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=args.duration + 30, check=False)
+    return wrk_result(out.stdout, out.stderr, f" for {path}")
 
 
 def measure(page: str, mode: str, base: str, path: str, headers: dict, args, script: Path) -> Case:

@@ -30,6 +30,28 @@ RESULTS = REPO / "bench" / "results"
 # the edge (nginx proxy_cache) pass it through — without it the edge answers a repeated query
 # within its TTL, and with ``proxy_cache_use_stale updating`` a stale copy long after.
 UNCACHED = {"Cache-Control": "no-cache", "Cookie": "paperlist-bench=uncached"}
+# The marker before the one JSON line a bench's Lua ``done()`` prints (wrk_result reads it).
+WRK_JSON = "WRKJSON "
+
+
+def wrk_argv(url: str, script: Path, *, threads: int, connections: int, seconds: int, timeout: float = 5,
+             headers: dict | None = None, script_args: tuple = (), latency: bool = False) -> list[str]:
+    """The ``wrk`` command line of the benches: bounded by ``-d``, every header a ``-H``."""
+    argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", f"{timeout:g}s",
+            "-s", str(script), *(["--latency"] if latency else [])]
+    for name, value in (headers or {}).items():
+        argv += ["-H", f"{name}: {value}"]
+    return [*argv, url, *(["--", *map(str, script_args)] if script_args else [])]
+
+
+def wrk_result(stdout: str, stderr: str, what: str = "") -> dict:
+    """The JSON line the script's ``done()`` printed, or exit with what wrk said instead."""
+    line = next((ln for ln in stdout.splitlines() if ln.startswith(WRK_JSON)), None)
+    if line is None:
+        raise SystemExit(f"error: wrk gave no result{what}: {stderr.strip()[-300:] or stdout[-300:]}")
+    return json.loads(line[len(WRK_JSON):])
+
+
 # Lua for the wrk scripts of bench/load.py and bench/reindex.py: threads numbered (``id``) and kept for
 # done(), and a request file read as one path a line.
 WRK_LUA_THREADS = r"""local threads = {}

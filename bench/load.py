@@ -39,7 +39,6 @@ targets only. Results go to bench/results/load-*.json.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import re
@@ -56,7 +55,7 @@ from urllib.parse import parse_qsl
 
 import requests
 
-from harness import WRK_LUA_HELPERS, WRK_LUA_THREADS, loopback, ready_web, save
+from harness import WRK_LUA_HELPERS, WRK_LUA_THREADS, loopback, ready_web, save, wrk_argv, wrk_result
 from querymix import TOP, load_records, request_pool, zipf_sequence
 
 from services.settings import load_settings
@@ -72,7 +71,6 @@ MODES = {"edge-on": {}, "edge-off": EDGE_OFF}
 COLD_QUERIES = ("large language models", "learning")
 COLD_TIMEOUT = 10.0  # seconds; nginx itself gives up on gunicorn after 5
 TARGETS = {"edge_over_off": 3.0, "p99_over_miss_p50": 3.0, "errors": 0}
-WRK_JSON = "WRKJSON "
 # The request file's paths, walked by each thread from its own offset; status, X-Cache-Edge and
 # X-Cache counted per thread and summed in done(), printed as one JSON line.
 WRK_SCRIPT = WRK_LUA_THREADS + r"""
@@ -147,15 +145,10 @@ def canonical_path(path: str) -> str:
 
 def wrk(base: str, script: Path, paths: Path, offset: int, headers: dict, *, threads: int, connections: int,
         seconds: int) -> dict:
-    argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "-s", str(script)]
-    for name, value in {**GZIP, **headers}.items():
-        argv += ["-H", f"{name}: {value}"]
-    argv += [base, "--", str(paths), str(offset), str(threads)]
+    argv = wrk_argv(base, script, threads=threads, connections=connections, seconds=seconds,
+                    headers={**GZIP, **headers}, script_args=(paths, offset, threads))
     out = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 60, check=False)
-    line = next((ln for ln in out.stdout.splitlines() if ln.startswith(WRK_JSON)), None)
-    if line is None:
-        raise SystemExit(f"error: wrk gave no result: {out.stderr.strip()[-300:] or out.stdout[-300:]}")
-    got = json.loads(line[len(WRK_JSON):])
+    got = wrk_result(out.stdout, out.stderr)
     seconds_run = got["duration_us"] / 1e6 or 1
     bad = {s: n for s, n in got["statuses"].items() if not 200 <= int(s) < 400}
     socket_errors = sum(got["socket_errors"].values())

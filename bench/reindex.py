@@ -30,7 +30,6 @@ its load average.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
@@ -44,7 +43,8 @@ from urllib.parse import urlencode
 
 import redis
 
-from harness import UNCACHED, WRK_LUA_HELPERS, WRK_LUA_THREADS, loopback, percentiles, ready_web, save
+import harness
+from harness import UNCACHED, WRK_LUA_HELPERS, WRK_LUA_THREADS, loopback, percentiles, ready_web, save, wrk_result
 from load import canonical_path
 from search import query_mix
 from services.indexer.celery_app import create_celery
@@ -56,7 +56,6 @@ from services.settings import load_settings
 MIX_SIZE, MIX_SEED = 500, 11  # the search mix of the old bench, unchanged
 POLL = 0.5  # seconds between looks at the rebuild's state
 FINISHED = ("done", "failed", "abandoned")
-WRK_JSON = "WRKJSON "
 # Every thread walks the request file from its own point and logs each answer on a line of
 # its own file: "<monotonic µs at answer> <latency µs> <status> <total|-> <tag>", the tag
 # "<thread>-<n>-<line>" sent as X-Request-ID. Line-buffered: wrk is stopped by SIGINT and
@@ -203,11 +202,9 @@ def window(answers: list[dict], start: float, end: float, expected: dict[int, in
 
 def wrk_argv(web: str, script: Path, args: argparse.Namespace, requests_file: Path, log_dir: Path,
              seconds: int) -> list[str]:
-    argv = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s", "--timeout", f"{args.timeout}s",
-            "-s", str(script)]
-    for name, value in UNCACHED.items():
-        argv += ["-H", f"{name}: {value}"]
-    return argv + [web, "--", str(requests_file), str(log_dir), str(args.rate), str(args.threads)]
+    return harness.wrk_argv(web, script, threads=args.threads, connections=args.connections, seconds=seconds,
+                            timeout=args.timeout, headers=UNCACHED,
+                            script_args=(requests_file, log_dir, args.rate, args.threads))
 
 
 def mix_paths() -> list[str]:
@@ -287,10 +284,7 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 wrk.kill()
                 out, err = wrk.communicate()
-        line = next((ln for ln in out.splitlines() if ln.startswith(WRK_JSON)), None)
-        if line is None:
-            raise SystemExit(f"error: wrk gave no result: {err.strip()[-300:] or out[-300:]}")
-        summary = json.loads(line[len(WRK_JSON):])
+        summary = wrk_result(out, err)
         answers = read_answers(tmp_dir)
 
     if current.get("phase") not in FINISHED:

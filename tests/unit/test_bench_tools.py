@@ -60,3 +60,23 @@ def test_raw_query_only_body_keeps_the_api_filters_and_drops_aggs_highlight_sugg
     assert not {"aggs", "highlight", "suggest"} & set(body)
     assert '"oral"' in json.dumps(body)  # linear_scan asks ES for the same statuses as the API
     assert '"oral"' not in json.dumps(miss_cost.bodies("graph neural networks")["es_query"])
+
+
+def test_wrk_argv_is_bounded_and_passes_headers_and_script_arguments():
+    from harness import wrk_argv
+
+    argv = wrk_argv("http://127.0.0.1:8000", Path("/tmp/s.lua"), threads=2, connections=8, seconds=10,
+                    timeout=2.5, headers={"Accept-Encoding": "gzip"}, script_args=(Path("/tmp/paths"), 3))
+    assert argv[:8] == ["wrk", "-t2", "-c8", "-d10s", "--timeout", "2.5s", "-s", "/tmp/s.lua"]
+    assert argv[argv.index("-H") + 1] == "Accept-Encoding: gzip"
+    assert argv[-4:] == ["http://127.0.0.1:8000", "--", "/tmp/paths", "3"]
+    assert wrk_argv("http://x", Path("s"), threads=1, connections=1, seconds=1)[-1] == "http://x"
+
+
+def test_wrk_result_reads_the_marked_line_or_exits_with_what_wrk_said():
+    import pytest
+    from harness import WRK_JSON, wrk_result
+
+    assert wrk_result(f"Running 1s test\n{WRK_JSON}" + '{"requests": 7}\n', "") == {"requests": 7}
+    with pytest.raises(SystemExit, match="no result for /x: unable to connect"):
+        wrk_result("", "unable to connect", " for /x")
