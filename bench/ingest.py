@@ -51,6 +51,15 @@ def normalised_documents(files: list[Path], batch: int = 1000) -> list[tuple[str
     return docs
 
 
+def segment_work(es, index: str) -> dict:
+    """Refreshes and merges the index went through: a refresh a second means a small segment
+    a second, merged again and again, which is where an ingest's Elasticsearch time can go."""
+    stats = es.indices.stats(index=index, metric="refresh,merge")["_all"]["primaries"]
+    return {"refreshes": stats["refresh"]["total"], "external_refreshes": stats["refresh"]["external_total"],
+            "merges": stats["merges"]["total"],
+            "merge_s": round(stats["merges"]["total_time_in_millis"] / 1000, 1)}
+
+
 def raw_bulk(es, settings, docs, prefix: str, threads: int = 0, chunk_size: int = 500) -> dict:
     """Index ``docs`` with one bulk stream (``threads=0``) or ``parallel_bulk`` on ``threads``."""
     from elasticsearch import helpers
@@ -71,9 +80,10 @@ def raw_bulk(es, settings, docs, prefix: str, threads: int = 0, chunk_size: int 
     seconds = time.perf_counter() - started
     es.indices.refresh(index=index)
     count = es.count(index=index)["count"]
+    work = segment_work(es, index)
     drop(es, index)
     return {"seconds": seconds, "docs": count, "docs_per_s": count / seconds, "threads": threads,
-            f"chunk_{chunk_size}": percentiles(chunk_times)}
+            f"chunk_{chunk_size}": percentiles(chunk_times), **work}
 
 
 def pipeline(es, settings, celery, client, files, prefix: str, keep: str | None = None) -> dict:
@@ -84,10 +94,11 @@ def pipeline(es, settings, celery, client, files, prefix: str, keep: str | None 
     seconds = time.perf_counter() - started
     es.indices.refresh(index=alias)
     count = es.count(index=alias)["count"]
+    work = segment_work(es, alias)
     if not keep:
         drop(es, alias)
     return {"alias": alias, "seconds": seconds, "docs": count, "docs_per_s": count / seconds, "read": summary.read,
-            "indexed": summary.indexed, "rejected": summary.rejected}
+            "indexed": summary.indexed, "rejected": summary.rejected, **work}
 
 
 def main() -> None:

@@ -6,7 +6,6 @@ import html
 import re
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]")
-_SPACE = re.compile(r"\s+")
 # Only real HTML tags are removed: abstracts also hold "<Subject, Verb, Object>" or "</s>".
 # Inline tags vanish ("H<sub>2</sub>O" is "H2O"); block tags separate words.
 _INLINE_TAGS = "a|abbr|b|big|code|em|font|i|math|mi|mn|mo|mrow|msub|msubsup|msup|small|span|strike|strong|sub|sup|tt|u"
@@ -18,7 +17,9 @@ _DROPPED = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.
 
 def clean_text(value: str) -> str:
     """Unescape entities, drop control characters and collapse whitespace."""
-    return _SPACE.sub(" ", _CONTROL.sub("", html.unescape(value))).strip()
+    # str.split() splits on exactly what ``\s`` matches (str.isspace), so this is the
+    # regex ``\s+`` -> " " and strip(), at a fraction of the cost.
+    return " ".join(_CONTROL.sub("", html.unescape(value)).split())
 
 
 def strip_html(value: str) -> str:

@@ -95,4 +95,6 @@ def repair_diacritics(text: str) -> str:
 
 
 def _has_mark(text: str) -> bool:
+    if text.isascii():  # the one ASCII spacing mark is the backtick
+        return "`" in text
     return any(ch in _SPACING or "\u0300" <= ch <= "\u036f" for ch in text)

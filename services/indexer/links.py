@@ -91,6 +91,17 @@ class LinkHosts:
     pattern: re.Pattern[str]
     not_code: frozenset[str] = frozenset()
 
+    def may_hold(self, text: str) -> bool:
+        """Cheap test before the pattern: an ASCII text can only match if it names a listed host.
+
+        (A text with other characters always goes to the pattern, whose case-insensitive
+        matching also folds letters such as the Kelvin sign.) Most abstracts name none.
+        """
+        if not text.isascii():
+            return True
+        lowered = text.lower()
+        return any(name in lowered for name in self.hosts)
+
     def host(self, name: str) -> Host | None:
         """The listed host ``name`` is, or is a subdomain of."""
         return next((self.hosts[h] for h in _suffixes(name) if h in self.hosts), None)
@@ -139,6 +150,8 @@ def hosted_links(texts: Iterable[object]) -> dict[str, str]:
             continue
         if ". " in text:
             text = _BROKEN_HOST.sub(".", text)
+        if not table.may_hold(text):
+            continue
         for match in table.pattern.finditer(text):
             scheme, name, path = match.group(1) or "https://", match.group(2).lower(), match.group(3) or ""
             path = path.rstrip(_PATH_END)

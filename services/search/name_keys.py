@@ -17,6 +17,8 @@ _UNDECOMPOSABLE = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ
 
 def strip_accents(text: str) -> str:
     """ASCII-ish folding for keys: ``Université`` -> ``Universite``, ``Łódź`` -> ``Lodz``."""
+    if text.isascii():  # most names: nothing to fold
+        return text
     decomposed = unicodedata.normalize("NFKD", text.translate(_UNDECOMPOSABLE))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 

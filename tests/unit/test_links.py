@@ -121,3 +121,20 @@ def test_non_text_values_are_ignored():
 
 def test_the_skip_list_names_per_author_fields():
     assert {"homepage", "aff_unique_url", "email", "author"} <= link_hosts().skip_fields
+
+
+@pytest.mark.parametrize("text, code", [
+    ("CODE AT GITHUB.COM/ORG/REPO", "https://github.com/ORG/REPO"),  # the ASCII pre-check lowercases
+    ("Le code est sur https://github.com/équipe/dépôt — merci", "https://github.com/équipe/dépôt"),
+    ("Code: https://github.com/a/b. Über alles.", "https://github.com/a/b"),  # non-ASCII: always the pattern
+])
+def test_the_cheap_pre_check_never_hides_a_link(text, code):
+    assert hosted_links([text]) == {"code": code}
+
+
+def test_a_text_naming_no_host_skips_the_pattern_and_finds_nothing():
+    table = link_hosts()
+    text = "We propose a method for graph learning, evaluated on five benchmarks."
+    assert not table.may_hold(text)
+    assert hosted_links([text]) == {}
+    assert table.may_hold("voilà")  # anything non-ASCII goes to the pattern

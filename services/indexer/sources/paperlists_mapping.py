@@ -141,9 +141,10 @@ def _authors(record: dict) -> tuple[list[Author], list[str]]:
     authors: list[Author] = []
     seen: set[str] = set()
     for i, name in enumerate(names[:MAX_AUTHORS]):
-        if not name or author_key(name) in seen:
+        key = author_key(name) if name else ""
+        if not key or key in seen:
             continue
-        seen.add(author_key(name))
+        seen.add(key)
         author_id = _at(ids, i)
         authors.append(Author(
             name=name,
