@@ -27,6 +27,11 @@ def settling(alias: str) -> str:
     return f"{PREFIX}:generation:{alias}:settling"
 
 
+def settle_ms(alias: str) -> str:
+    """While an ingest loads ``alias`` at its long refresh interval: how long a bump settles (ms)."""
+    return f"{PREFIX}:generation:{alias}:settle-ms"
+
+
 # -- the web's result cache (services.web.cache) ---------------------------------------------
 
 

@@ -160,9 +160,7 @@ def run_ingest(settings, celery_app, es, redis_client, sources, alias: str, **kw
     from services.indexer.ingest import Ingest
 
     job = Ingest(settings, celery_app, es, redis_client, alias=alias, **kwargs)
-    summary = job.execute([str(s) for s in sources])
-    es.indices.refresh(index=alias)
-    return summary
+    return job.execute([str(s) for s in sources])  # ends with everything searchable
 
 
 @pytest.fixture

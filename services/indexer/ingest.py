@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,7 +23,7 @@ from celery import Celery
 from elasticsearch import Elasticsearch
 
 from services import redis_keys
-from services.search import indices
+from services.search import generation, indices, schema
 from services.search.prominence import scale_key
 from services.settings import Settings
 
@@ -120,32 +121,42 @@ class Ingest:
                 files.extend(open_sources([source]))
             except SourceError as exc:
                 summary.problems.append(str(exc))
-        for source_file in files:
-            summary.files += 1
-            try:
-                read = source_file.read()
-            except SourceError as exc:
-                summary.problems.append(str(exc))
-                continue
-            self._read(read)
-        self._flush()
-        self._reading_done = True
-        self._wait()
+        with self._loading():
+            for source_file in files:
+                summary.files += 1
+                try:
+                    read = source_file.read()
+                except SourceError as exc:
+                    summary.problems.append(str(exc))
+                    continue
+                self._read(read)
+            self._flush()
+            self._reading_done = True
+            self._wait()
+            if self.prune:
+                self._conference_years.update(self._empty_files)
+            if self.prune and self._conference_years:
+                summary.pruned_scope = sorted(self._conference_years)
+                summary.pruned = self._prune()
         summary.problems += self._problems
         counts = self.run.counts()
         summary.read, summary.indexed, summary.unchanged, summary.rejected = (
             counts.read, counts.indexed, counts.unchanged, counts.rejected)
         summary.resent, summary.abandoned_batches = self._resent, self._abandoned
-        if self.prune:
-            self._conference_years.update(self._empty_files)
-        if self.prune and self._conference_years:
-            summary.pruned_scope = sorted(self._conference_years)
-            summary.pruned = self._prune()
         if counts.rejected:
             summary.rejects_path = self._write_rejects()
         SourceRegistry(self.es, self.alias).record(self._per_source, self.run_id)
         summary.seconds = time.monotonic() - started
         return summary
+
+    @contextmanager
+    def _loading(self) -> Iterator[None]:
+        """The load at the long refresh interval (schema.LOADING_REFRESH): far fewer small segments
+        to merge. Papers show within it while the run goes on, and all of them, with the prune's
+        deletions, when it ends (refreshed, then one generation bump)."""
+        with generation.loading(self.redis, self.alias, schema.LOADING_REFRESH_S, longest_s=self.timeout + 60), \
+                indices.loading(self.es, self.alias):
+            yield
 
     def _read(self, read: SourceRead) -> None:
         rejects = []

@@ -100,6 +100,8 @@ def prune(self, alias: str, conference_years: list[list], keep_ids: list[str]) -
         for conf, year in conference_years
     ], "minimum_should_match": 1}}
     try:
+        # The ingest loads at a long refresh interval: see every paper before choosing.
+        self.es.indices.refresh(index=alias)
         doomed = [hit["_id"] for hit in helpers.scan(self.es, index=alias, query={"query": query, "_source": False},
                                                       size=2000, scroll="2m")
                   if hit["_id"] not in keep]

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from elasticsearch import Elasticsearch, NotFoundError
+from elasticsearch import ApiError, Elasticsearch, NotFoundError, TransportError
 from elasticsearch.exceptions import GeneralAvailabilityWarning
 
 from . import schema
@@ -99,6 +100,34 @@ def ensure_alias(es: Elasticsearch, alias: str, *, shards: int, replicas: int) -
     name = create_index(es, alias, shards=shards, replicas=replicas)
     es.indices.update_aliases(actions=[{"add": {"index": name, "alias": alias}}])
     return name
+
+
+@contextmanager
+def loading(es: Elasticsearch, alias: str) -> Iterator[list[str]]:
+    """Refresh (and flush) the indices behind ``alias`` less often while a bulk load runs
+    (:func:`schema.loading_settings`), then serve again, refreshed so everything written is searchable.
+
+    The indices are the ones the alias names on entry: an index a reindex swaps in meanwhile
+    keeps its own (serving) interval, and the one it retires is restored like the rest. Two
+    overlapping loads only make each other slower. A load that fails on the way out (e.g.
+    Elasticsearch gone) restores what it can; a killed process leaves the long interval until
+    the next load over the alias ends, or a reindex.
+    """
+    names = aliased_indices(es, alias)
+    if names:
+        es.indices.put_settings(index=names, settings=schema.loading_settings())
+    failed = True
+    try:
+        yield names
+        failed = False
+    finally:
+        try:
+            if names:
+                es.indices.put_settings(index=names, ignore_unavailable=True, settings=schema.loaded_settings())
+            es.indices.refresh(index=alias, ignore_unavailable=True)
+        except (ApiError, TransportError):
+            if not failed:
+                raise  # the load itself went well: say that its end did not
 
 
 def swap_alias(es: Elasticsearch, alias: str, new: str) -> list[str]:

@@ -143,6 +143,34 @@ MAPPINGS: dict[str, Any] = {
 }
 
 
+# How soon a write becomes searchable. Serving: a second. Loading (while an ingest runs,
+# services.search.indices.loading): every refresh makes new small segments, merged again and
+# again (and each merge rebuilds the vector graph of what it merges). At 1 s the full-corpus
+# ingest refreshed 179 times and merged for 227 s, twice what a raw parallel_bulk of the same
+# documents did, because it lasted twice as long. Elasticsearch also flushes (a Lucene commit,
+# which writes segments too) after a minute of writes (translog.flush_threshold_age 1m).
+# bench/ingest.py, full corpus, pipeline time over parallel_bulk loaded the same way:
+#   refresh 30 s, flush 1 min   1.97x   pipeline: 28 refreshes, 3 merges (159 s)
+#   refresh 60 s, flush 1 min   2.20x             26 refreshes, 3 merges (195 s)
+#   refresh 60 s, flush 5 min   1.50x             13 refreshes, 0 merges
+# Papers written show within the refresh interval meanwhile, and all of them once the ingest
+# ends; a node that dies mid-load replays up to 5 minutes of translog.
+SERVING_REFRESH = "1s"
+LOADING_REFRESH_S = 60
+LOADING_REFRESH = f"{LOADING_REFRESH_S}s"
+LOADING_FLUSH_AGE = "5m"
+
+
+def loading_settings() -> dict[str, Any]:
+    """What a bulk load over a serving index sets for its duration (services.search.indices.loading)."""
+    return {"index": {"refresh_interval": LOADING_REFRESH, "translog.flush_threshold_age": LOADING_FLUSH_AGE}}
+
+
+def loaded_settings() -> dict[str, Any]:
+    """The serving shape again after a load (``None`` resets a setting to Elasticsearch's default)."""
+    return {"index": {"refresh_interval": SERVING_REFRESH, "translog.flush_threshold_age": None}}
+
+
 def index_body(shards: int, replicas: int, *, building: bool = False) -> dict[str, Any]:
     """Settings and mappings for a new physical index.
 
@@ -152,7 +180,7 @@ def index_body(shards: int, replicas: int, *, building: bool = False) -> dict[st
     settings: dict[str, Any] = {
         "number_of_shards": shards,
         "number_of_replicas": 0 if building else replicas,
-        "refresh_interval": "-1" if building else "1s",
+        "refresh_interval": "-1" if building else SERVING_REFRESH,
         "max_result_window": 10000,
         "analysis": ANALYSIS,
     }
@@ -160,4 +188,4 @@ def index_body(shards: int, replicas: int, *, building: bool = False) -> dict[st
 
 
 def serving_settings(replicas: int) -> dict[str, Any]:
-    return {"index": {"number_of_replicas": replicas, "refresh_interval": "1s"}}
+    return {"index": {"number_of_replicas": replicas, "refresh_interval": SERVING_REFRESH}}

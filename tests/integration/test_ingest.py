@@ -121,3 +121,53 @@ def test_unknown_conference_gets_a_label(ingest, es, alias, tmp_path):
     doc = es.search(index=alias)["hits"]["hits"][0]["_source"]
     assert (doc["conference"], doc["conference_name"], doc["year"]) == ("newconf", "Newconf", 2031)
     assert doc["topics"]
+
+
+def test_ingest_loads_at_the_long_refresh_and_ends_with_everything_searchable(
+        settings, celery_app, es, redis_client, worker, alias, tmp_path):
+    from services import redis_keys
+    from services.indexer.ingest import Ingest
+    from services.search import schema
+    from services.search.generation import SETTLE_MS, current_generation
+    from services.settings import PROJECT_ROOT
+
+    path = PROJECT_ROOT / SAMPLE_FILE
+    expected, _ = _expected_ids(path)
+    seen = []
+
+    def progress(counts, total, reading_done):
+        index = indices.current_index(es, alias)
+        now = es.indices.get_settings(index=index, flat_settings=True)[index]["settings"]
+        seen.append(((now.get("index.refresh_interval"), now.get("index.translog.flush_threshold_age")),
+                     redis_client.get(redis_keys.settle_ms(alias))))
+
+    job = Ingest(settings, celery_app, es, redis_client, alias=alias, rejects_dir=tmp_path / "rejects")
+    summary = job.execute([str(path)], progress)
+    assert summary.indexed == len(expected)
+    assert seen and all(shape == (schema.LOADING_REFRESH, schema.LOADING_FLUSH_AGE) for shape, _ in seen)
+    assert all(int(ms) > schema.LOADING_REFRESH_S * 1000 for _, ms in seen)  # caches keep answers no longer
+
+    index = indices.current_index(es, alias)  # back to serving, and no refresh needed to see every paper
+    now = es.indices.get_settings(index=index, flat_settings=True)[index]["settings"]
+    assert now["index.refresh_interval"] == schema.SERVING_REFRESH
+    assert "index.translog.flush_threshold_age" not in now  # Elasticsearch's default again
+    assert es.count(index=alias)["count"] == len(expected)
+    assert redis_client.get(redis_keys.settle_ms(alias)) is None
+    generation = current_generation(redis_client, alias)
+    assert generation > 0 and redis_client.pttl(redis_keys.settling(alias)) <= SETTLE_MS  # the last bump settles briefly
+
+
+def test_a_load_that_fails_still_leaves_the_index_serving(es, alias):
+    from services.search import schema
+
+    index = indices.ensure_alias(es, alias, shards=1, replicas=0)
+    es.index(index=alias, id="p1", document={"title": "Written before the failure"})
+    with pytest.raises(RuntimeError, match="boom"), indices.loading(es, alias) as names:
+        assert names == [index]
+        assert es.indices.get_settings(index=index)[index]["settings"]["index"]["refresh_interval"] \
+            == schema.LOADING_REFRESH
+        es.index(index=alias, id="p2", document={"title": "Written during the load"})
+        raise RuntimeError("boom")
+    assert es.indices.get_settings(index=index)[index]["settings"]["index"]["refresh_interval"] \
+        == schema.SERVING_REFRESH
+    assert es.count(index=alias)["count"] == 2  # refreshed on the way out
