@@ -152,7 +152,7 @@ MAPPINGS: dict[str, Any] = {
 # bench/ingest.py, full corpus, pipeline time over parallel_bulk loaded the same way:
 #   refresh 30 s, flush 1 min   1.97x   pipeline: 28 refreshes, 3 merges (159 s)
 #   refresh 60 s, flush 1 min   2.20x             26 refreshes, 3 merges (195 s)
-#   refresh 60 s, flush 5 min   1.50x             13 refreshes, 0 merges
+#   refresh 60 s, flush 5 min   1.50x, 1.85x      13-15 refreshes, 0-2 merges (0-176 s)
 # Papers written show within the refresh interval meanwhile, and all of them once the ingest
 # ends; a node that dies mid-load replays up to 5 minutes of translog.
 SERVING_REFRESH = "1s"
