@@ -18,7 +18,6 @@ import requests
 from faults.helpers import (
     EsNode,
     SearchLoad,
-    doc_count,
     es_distribution,
     expected_ids,
     free_port,
@@ -26,6 +25,7 @@ from faults.helpers import (
     record,
     stored_ids,
     wait_for,
+    written_count,
 )
 
 from conftest import SAMPLE, Worker, _test_settings, run_ingest
@@ -123,7 +123,7 @@ def test_data_node_killed_under_search_and_ingest_load(cluster, stores, tmp_path
         with load:
             job = threading.Thread(target=ingest, daemon=True)
             job.start()
-            wait_for(lambda: doc_count(es, target) > 0, 180, "first papers indexed")
+            wait_for(lambda: written_count(es, target) > 0, 180, "first papers indexed")
             master = _master(cluster)
             victim = next(node for node in cluster if node.name != master)
             victim.kill()

@@ -322,10 +322,11 @@ def expected_ids(*sources: Path) -> set[str]:
     return ids
 
 
-def doc_count(es, alias: str) -> int:
-    """Papers under the alias, 0 while it does not exist yet or the node is down."""
+def written_count(es, alias: str) -> int:
+    """Documents written under the alias, searchable yet or not (an ingest refreshes only every
+    minute while it loads); 0 while it does not exist yet or the node is down."""
     try:
-        return es.count(index=alias)["count"]
+        return es.indices.stats(index=alias, metric="indexing")["_all"]["primaries"]["indexing"]["index_total"]
     except Exception:  # noqa: BLE001 - any failure here just means "not yet"
         return 0
 

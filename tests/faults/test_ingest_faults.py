@@ -21,7 +21,6 @@ from faults.helpers import (
     SearchLoad,
     cli,
     cli_background,
-    doc_count,
     es_distribution,
     expected_ids,
     free_port,
@@ -30,6 +29,7 @@ from faults.helpers import (
     record,
     stored_ids,
     wait_for,
+    written_count,
 )
 
 from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest
@@ -99,7 +99,7 @@ def test_elasticsearch_killed_mid_ingest_then_restarted(private, node, tmp_path)
         with SearchLoad(_test_settings(ES_URL=s.es_url, PAPERLIST_INDEX=alias), max_seconds=240) as load:
             job = _in_thread(run_ingest, s, app, es, client, MEDIUM, alias, rejects_dir=tmp_path,
                              batch_size=100, stall_seconds=10)
-            wait_for(lambda: doc_count(es, alias) > len(expected) // 10, 180, "first papers indexed")
+            wait_for(lambda: written_count(es, alias) > len(expected) // 10, 180, "first papers indexed")
             node.kill()
             at_kill = load.requests
             time.sleep(5)
@@ -137,7 +137,7 @@ def test_redis_killed_during_ingest_then_rerun(settings, es, stores, tmp_path):
         assert cli(s, "ingest", str(BASELINE), "--rejects-dir", str(tmp_path)).returncode == 0
         with SearchLoad(s, max_seconds=240) as load:
             proc = cli_background(s, "ingest", *sources, "--batch-size", "100", "--rejects-dir", str(tmp_path))
-            wait_for(lambda: doc_count(es, s.index) > len(expected) // 10 or proc.poll() is not None, 180,
+            wait_for(lambda: written_count(es, s.index) > len(expected) // 10 or proc.poll() is not None, 180,
                      "first papers indexed")
             server.kill()
             out, err = proc.communicate(timeout=200)
