@@ -4,7 +4,7 @@ The mix (bench/querymix.py) has exact titles, title fragments, keywords, author 
 facet clicks, paging, autocomplete keystrokes and detail pages, pages and API alike,
 about 80% of requests from the 1,000 most popular. The drawn sequence is written to a
 request file, one path a line, in the canonical parameter order the app's own links use
-(a click never costs the edge's 308); a Lua script walks it, each wrk thread from its own
+(the edge keys any order as that one); a Lua script walks it, each wrk thread from its own
 point, and counts in its ``response`` hook every status, ``X-Cache-Edge`` and ``X-Cache``.
 ``wrk`` is a C load generator: a Python one (locust, formerly) spends the cores it measures.
 
@@ -137,7 +137,7 @@ def ratio(hits: float, misses: float) -> float | None:
 
 
 def canonical_path(path: str) -> str:
-    """``path`` with its parameters in the canonical order (the app's links are; others cost a 308)."""
+    """``path`` with its parameters in the canonical order (the one the app's links use)."""
     base, _, query = path.partition("?")
     query = canonical_query(parse_qsl(query, keep_blank_values=True))
     return f"{base}?{query}" if query else base

@@ -208,7 +208,7 @@ def wrk_argv(web: str, script: Path, args: argparse.Namespace, requests_file: Pa
 
 
 def mix_paths() -> list[str]:
-    """The search mix as request paths in the app's canonical parameter order (a redirect is no search)."""
+    """The search mix as request paths in the app's canonical parameter order (one edge entry per search)."""
     return [canonical_path(f"/api/v1/search?{urlencode({**params, 'page_size': 10}, doseq=True)}")
             for params in query_mix(MIX_SIZE, MIX_SEED)]
 

@@ -1,10 +1,12 @@
-"""Debian packages the local stack needs (redis-server, nginx), installed once when missing."""
+"""Debian packages the local stack needs (redis-server, nginx and its njs module), installed once when missing."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
+from pathlib import Path
 
 from .processes import StackError
 
@@ -15,11 +17,20 @@ def ensure_package(binary: str, package: str, log=print) -> str:
     Debian's packages start a system service on install; paperlist runs its own
     instance from the run folder instead, so that service is stopped again.
     """
-    found = _which(binary)
+    return _ensure(lambda: _which(binary), binary, package, log)
+
+
+def ensure_file(path: Path, package: str, log=print) -> str:
+    """``path`` (a file a package installs, such as an nginx module), installing ``package`` when it is missing."""
+    return _ensure(lambda: str(path) if path.is_file() else None, str(path), package, log)
+
+
+def _ensure(find: Callable[[], str | None], what: str, package: str, log) -> str:
+    found = find()
     if found:
         return found
     if not shutil.which("apt-get") or os.geteuid() != 0:
-        raise StackError(f"{binary} is missing: install Debian's {package} package "
+        raise StackError(f"{what} is missing: install Debian's {package} package "
                          f"(apt-get install -y {package})")
     log(f"installing Debian's {package} (once)")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
@@ -28,9 +39,9 @@ def ensure_package(binary: str, package: str, log=print) -> str:
         if result.returncode != 0:
             raise StackError(f"{' '.join(argv)} failed: {result.stderr.strip()[-400:]}")
     subprocess.run(["service", package, "stop"], capture_output=True, check=False)
-    found = _which(binary)
+    found = find()
     if not found:
-        raise StackError(f"{binary} is still missing after apt-get install {package}")
+        raise StackError(f"{what} is still missing after apt-get install {package}")
     return found
 
 

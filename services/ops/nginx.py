@@ -3,7 +3,9 @@
 nginx absorbs slow and idle clients (header/body timeouts, limits) that would otherwise
 hold gunicorn's few threads, and keeps whole anonymous answers for a few seconds (the edge
 cache, in ``run/nginx/edge-cache``, bounded by PAPERLIST_EDGE_CACHE_SIZE). Its configuration is rendered from ``deploy/nginx`` into
-the run folder on every start; pid, logs and temp files live there too.
+the run folder on every start; pid, logs and temp files live there too. The edge keys
+its entries by a canonical form of the query that njs computes (``deploy/nginx/edge_key.js``),
+so Debian's njs module is installed beside nginx.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from string import Template
 
 from services.settings import PROJECT_ROOT, Settings
 
-from .apt import ensure_package
+from .apt import ensure_file, ensure_package
 from .processes import Managed, StackError, wait_until
 
 TEMPLATES = PROJECT_ROOT / "deploy" / "nginx"
 STATIC_DIR = PROJECT_ROOT / "services" / "web" / "static"
 WORKER_USERS = ("www-data", "nobody")  # who nginx's workers run as when started by root
+NJS_MODULE = Path("/usr/lib/nginx/modules/ngx_http_js_module.so")  # Debian's (and the official image's) path
+NJS_PACKAGE = "libnginx-mod-http-js"
 
 
 def render(template: Path, values: dict[str, str]) -> str:
@@ -83,6 +87,7 @@ class LocalNginx:
         if self.answers():
             raise StackError(f"{self.listen} is taken by another program; stop it or set PAPERLIST_PORT")
         binary = ensure_package("nginx", "nginx", log)
+        ensure_file(NJS_MODULE, NJS_PACKAGE, log)
         self.purge_edge()  # a fresh front starts with an empty edge: old entries may be another index's or release's
         conf = self.write_config()
         argv = [binary, "-p", f"{self.dir}/", "-e", str(self.dir / "error.log"), "-c", str(conf)]
@@ -107,6 +112,8 @@ class LocalNginx:
             "PAPERLIST_STATIC": str(STATIC_DIR),
             "PAPERLIST_NGINX_DIR": str(self.dir),
             "PAPERLIST_NGINX_USER_LINE": self._user_line(),
+            "PAPERLIST_NJS_MODULE": str(NJS_MODULE),
+            "PAPERLIST_NJS_DIR": str(TEMPLATES),
             "PAPERLIST_EDGE_CACHE_DIR": str(self.edge_cache),
             "PAPERLIST_EDGE_KEYS_ZONE": self.settings.edge_keys_zone,
             "PAPERLIST_EDGE_CACHE_SIZE": self.settings.edge_cache_size,

@@ -56,9 +56,9 @@ class Policy:
     ``max_age``: seconds browsers may keep a 200 answer to GET (``Cache-Control: public``);
     None answers ``no-store``. ``edge``: the answer depends only on the canonical request
     and the index, so the edge cache in nginx may keep it for PAPERLIST_EDGE_TTL seconds
-    (``s-maxage``), a revalidation is answered 304 from the canonical ETag without running
-    the view, and a request through the edge in another parameter order is sent to the
-    canonical URL (:mod:`services.web.http.edge`). ``whole_answer``:
+    (``s-maxage``), keyed by the canonical query (any parameter order is one entry), and a
+    revalidation is answered 304 from the canonical ETag without running the view
+    (:mod:`services.web.http.edge`). ``whole_answer``:
     the finished body is kept in Redis and served as it is (JSON answers and HTML pages that depend on
     the request only; :mod:`services.web.cache.responses`). ``cached_reads``: search reads go through the result cache (admin's do
     not). ``cors``: cross-origin reads allowed (the public API).

@@ -11,8 +11,8 @@ per request and path for the current request) and a link is the concatenation of
 pre-encoded parts, not an ``urlencode`` of every pair per link (issue 17: 7,340 of them
 per page were a third of its render). The output is what ``urlencode`` gives, byte for byte,
 with the parameters in the canonical order (:func:`canonical_order`), the one the edge
-checks (:mod:`services.web.http.canonical`): a link in another order would be answered
-308 by the edge, one more round trip and one more cached redirect per click.
+keys by (:mod:`services.web.http.canonical`): the URL a visitor sees and shares is the one
+form of its search.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ def canonical_order(pairs: Iterable[Pair]) -> list[Pair]:
     """Query-string ``pairs`` in canonical order: by parameter name (their first item), stably,
     so a repeated parameter's values keep their order.
 
-    The one ordering of the web: the links built here and the edge's check of a request
-    (:func:`services.web.http.canonical.redirect_target`) both use it, so they cannot disagree.
+    The one ordering of the web: the links built here and the canonical query of a request
+    (:func:`services.web.http.canonical.canonical_query`) both use it, so they cannot disagree.
     """
     return sorted(pairs, key=_NAME)
 

@@ -49,7 +49,7 @@ def test_the_mix_is_canonical_api_searches_of_ten():
         assert base == "/api/v1/search"
         params = parse_qsl(query)
         assert ("page_size", "10") in params
-        assert reindex.canonical_path(path) == path  # the app's own order: no 308 before the search
+        assert reindex.canonical_path(path) == path  # the app's own order
 
 
 def test_the_script_paces_only_for_a_bounded_rate():

@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from services.ops.elasticsearch import ES_VERSION
+from services.ops.nginx import NJS_MODULE
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
@@ -212,6 +213,12 @@ def test_nginx_fronts_gunicorn_from_the_shared_template(services: dict) -> None:
     # Every placeholder of the template is given by the service (envsubst leaves unknown ones).
     placeholders = set(re.findall(r"\$\{(PAPERLIST_\w+)\}", NGINX_TEMPLATE.read_text()))
     assert placeholders and placeholders <= set(env), placeholders - set(env)
+    # Its own main file loads njs (the image ships it) for the edge's key script, mounted where the template says.
+    main = mounts["/etc/nginx/nginx.conf"]
+    assert (ROOT / main["source"]).resolve() == NGINX_TEMPLATE.parent / "nginx.docker.conf" and main["read_only"] is True
+    assert f"load_module {NJS_MODULE};" in (NGINX_TEMPLATE.parent / "nginx.docker.conf").read_text()
+    script = mounts[f"{env['PAPERLIST_NJS_DIR']}/edge_key.js"]
+    assert (ROOT / script["source"]).resolve() == NGINX_TEMPLATE.parent / "edge_key.js"
     assert nginx["depends_on"]["web"]["condition"] == "service_healthy"
     assert "/etc/nginx/conf.d" in nginx["tmpfs"], "the rendered template needs a writable conf.d"
     assert str(nginx["user"]).split(":")[0] not in ("0", "root")

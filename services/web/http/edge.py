@@ -2,15 +2,14 @@
 
 nginx keeps anonymous GET/HEAD answers of the views whose policy says ``edge=True`` for
 as long as their ``s-maxage`` says (PAPERLIST_EDGE_TTL, at most 5 s), then revalidates
-them with ``If-None-Match``. This module is the before-request step that makes both cheap:
+them with ``If-None-Match``. This module is the before-request step that makes that cheap:
+the answer's ETag is computed before the view runs, from the canonical request and the
+index generation (:mod:`.validators`); a request that already holds it gets a 304 without
+rendering and without Elasticsearch.
 
-1. **Canonical URLs.** A request that came through the edge (nginx sets
-   :data:`EDGE_HEADER`) with its parameters in another order is answered 308 to the
-   canonical URL (:mod:`.canonical`), so permutations share one edge entry. Clients that
-   talk to gunicorn directly are never redirected, nor is anything but GET and HEAD.
-2. **Revalidation without a render.** The answer's ETag is computed before the view runs,
-   from the canonical request and the index generation (:mod:`.validators`); a request
-   that already holds it gets a 304 without rendering and without Elasticsearch.
+Every parameter order and encoding is answered where it is asked, never redirected (the
+contract): nginx keys its entries by the canonical query itself (``deploy/nginx/edge_key.js``),
+so permutations share one entry, and the canonical tag is the same for all of them.
 
 The after-request side (:func:`cache_control`, :func:`validator`) is called by
 :func:`services.web.http.headers.caching`.
@@ -20,7 +19,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from urllib.parse import quote
 
 from flask import Response, request
 
@@ -30,8 +28,6 @@ from ..requestctx import STALE
 from . import canonical, validators
 from .headers import VARY
 
-EDGE_HEADER = "X-Paperlist-Edge"  # set to 1 by nginx on requests its cache may keep
-PATH_SAFE = "/:@!$&'()*+,;=-._~"  # what stays unencoded in a redirect's path (RFC 3986 pchar)
 READ_METHODS = ("GET", "HEAD")
 Generation = Callable[[], "tuple[int, int] | None"]  # (generation, settling ms left); None: unknown
 
@@ -45,18 +41,9 @@ class Edge:
         self.generation = generation  # None without the result cache: no canonical tags then
 
     def before(self, view_policy: Policy) -> Response | None:
-        """A 308 to the canonical URL, a 304 for a held validator, or None (the view answers)."""
+        """A 304 for a held validator, or None (the view answers)."""
         if not view_policy.edge or request.method not in READ_METHODS:
             return None
-        if request.headers.get(EDGE_HEADER) == "1":
-            target = canonical.redirect_target(quote(request.path, safe=PATH_SAFE),
-                                               request.query_string.decode("latin-1"),
-                                               request.args.items(multi=True))
-            if target:
-                resp = Response(status=308, headers={"Location": target})
-                resp.headers["Cache-Control"] = self.cache_control(view_policy)
-                resp.headers["Vary"] = VARY
-                return resp
         gen = self.generation() if self.generation else None
         state = requestctx.current()
         state.generation, state.generation_read = gen, True  # the read the result cache reuses

@@ -49,7 +49,7 @@ function restoreFocus(root, key) {
 }
 
 /* Parameters in the canonical order the edge keys by (by name, stably; services/web/urls.py
-   canonical_order): a URL in another order would cost a 308 at the edge. */
+   canonical_order): the address bar shows the one form of a search the app's links use. */
 function canonicalPart(part) { return decodeURIComponent(part.split("=")[0].replace(/\+/g, " ")); }
 function withParam(url, name, value) {
   const at = url.indexOf("?");

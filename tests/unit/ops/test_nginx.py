@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from services.ops.nginx import LocalNginx, exempt_geo
+from services.ops.nginx import NJS_MODULE, TEMPLATES, LocalNginx, exempt_geo
 from services.settings import load_settings
 
 
@@ -43,6 +43,16 @@ def test_the_rendered_front_bounds_the_edge_and_exempts_the_configured_networks(
     assert "proxy_cache paperlist_edge;" in cached and "proxy_cache_use_stale updating error timeout" in cached
     assert "proxy_cache_revalidate on;" in cached and "proxy_cache_lock on;" in cached
     assert "${" not in conf
+
+
+def test_the_edge_keys_by_the_canonical_query_njs_computes(tmp_path):
+    front = _front(tmp_path)
+    main = front.write_config().read_text()
+    conf = (front.dir / "paperlist.conf").read_text()
+    assert f"load_module {NJS_MODULE};" in main
+    assert f"js_import edge_key from {TEMPLATES}/edge_key.js;" in conf
+    assert 'proxy_cache_key "$scheme://$host$paperlist_edge_uri $paperlist_edge_encoding";' in conf
+    assert "X-Paperlist-Edge" not in conf  # the app redirects no order any more: nothing to tell it
 
 
 @pytest.mark.skipif(not shutil.which("nginx", path="/usr/sbin:/usr/bin"), reason="Debian's nginx is not installed")

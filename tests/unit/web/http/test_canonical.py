@@ -1,12 +1,13 @@
-"""Permutations of a query are one canonical URL; a canonical one is never redirected again."""
+"""Permutations of a query are one canonical query, whatever the order and the encoding."""
 
 from __future__ import annotations
 
+import itertools
 from urllib.parse import parse_qsl
 
 import pytest
 
-from services.web.http.canonical import canonical_query, redirect_target
+from services.web.http.canonical import canonical_query
 
 
 def test_parameters_sort_by_name_and_repeated_values_keep_their_order():
@@ -17,16 +18,14 @@ def test_parameters_sort_by_name_and_repeated_values_keep_their_order():
 
 
 @pytest.mark.parametrize("raw", ["b=2&a=1", "a=1&b=2", "q=graph%20nets&a=", "q=caf%C3%A9&z=1&a=%2F", "a"])
-def test_every_permutation_goes_to_one_url_which_stays(raw):
+def test_a_canonical_query_is_its_own_canonical_form_and_keeps_every_pair(raw):
     pairs = parse_qsl(raw, keep_blank_values=True)
-    target = redirect_target("/search", raw, pairs)
-    canonical = target.split("?", 1)[1] if target else raw
-    assert redirect_target("/search", canonical, parse_qsl(canonical, keep_blank_values=True)) is None
+    canonical = canonical_query(pairs)
+    assert canonical_query(parse_qsl(canonical, keep_blank_values=True)) == canonical
     assert sorted(parse_qsl(canonical, keep_blank_values=True)) == sorted(pairs)
 
 
-def test_a_canonical_query_is_not_redirected_and_others_are():
-    assert redirect_target("/search", "a=1&b=2", [("a", "1"), ("b", "2")]) is None
-    assert redirect_target("/search", "b=2&a=1", [("b", "2"), ("a", "1")]) == "/search?a=1&b=2"
-    assert redirect_target("/papers/x%20y", "q=a%20b", [("q", "a b")]) == "/papers/x%20y?q=a+b"
-    assert redirect_target("/", "", []) is None
+def test_every_permutation_of_distinct_names_is_one_query():
+    pairs = [("q", "diffusion"), ("conference", "neurips"), ("year", "2020-2025"), ("page_size", "5")]
+    forms = {canonical_query(order) for order in itertools.permutations(pairs)}
+    assert forms == {"conference=neurips&page_size=5&q=diffusion&year=2020-2025"}
