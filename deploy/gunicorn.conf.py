@@ -37,6 +37,9 @@ timeout = 30
 graceful_timeout = 15
 # Above nginx's upstream keepalive reuse, so nginx never sends on a connection gunicorn closed.
 keepalive = 20
+# gunicorn's longest request line (its maximum): above what nginx passes on (large_client_header_buffers,
+# services.search.limits.MAX_REQUEST_LINE), so a line nginx took is never gunicorn's bare 414.
+limit_request_line = 8190
 max_requests = 5000
 max_requests_jitter = 500
 accesslog = None  # the app logs one JSON line per request, with its request id (services/web/http/access_log.py)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-MAX_QUERY = 500            # characters of ``q`` (the search box's maxlength too)
+MAX_QUERY = 500            # characters of ``q``: the search box's maxlength; a longer ``q`` (a URL made by hand)
+                           # is a 400 whose page offers "papers like this text"
+MAX_REQUEST_LINE = 8000    # bytes of a request line the front reads (nginx's large_client_header_buffers; gunicorn
+                           # reads up to 8,190): the box's longest query, 9 bytes a character percent-encoded at
+                           # worst, fits with its filters; a longer line gets the site's 414 page, or JSON on /api/
 MAX_SUGGEST_PREFIX = 100   # characters of an autocomplete prefix
 MAX_PAPER_ID = 100         # characters of a paper id in a URL (longer ones are cut, then not found)
 MIN_YEAR, MAX_YEAR = 1900, 2100  # years a filter or a ``year:`` scope may name
@@ -24,7 +28,7 @@ NEWEST_MIN_PAPERS = 20     # a conference-year leads the front page only with th
 NEWEST_MIN_ABSTRACTS = 0.5  # ... and, when an edition of the same year has abstracts for this share of its
                            # papers, only such an edition (never a title-only list before a covered one)
 MAX_SIMILAR_TEXT = 5000    # characters of the text "papers like this" embeds (POST /api/v1/similar, /similar)
-MAX_SHARED_URL = 3000      # bytes of a shareable ``/similar?text=…`` link (gunicorn reads request lines of 4,094);
+MAX_SHARED_URL = 3000      # bytes of a shareable ``/similar?text=…`` link (well within MAX_REQUEST_LINE);
                            # a longer text is sent by POST and its results have no link
 SEMANTIC_K = 100           # nearest neighbours a semantic search ranks and counts facets over (more when paged deeper)
 SEMANTIC_CANDIDATES = 200  # HNSW candidates per shard: recall against latency

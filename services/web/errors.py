@@ -12,7 +12,7 @@ import logging
 from flask import Flask, jsonify, make_response, render_template, request
 from kombu.exceptions import OperationalError
 from redis.exceptions import RedisError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 from services.search.errors import BadQuery, InvalidRequest, QueryTooLong, SearchError
 
@@ -53,10 +53,18 @@ def error_response(status: int, message: str, code: str | None = None, headers: 
     return resp
 
 
+def no_such_page(path: str) -> str:
+    """What a 404 of the router says: the site's own sentence, not Werkzeug's generic one."""
+    shown = path if len(path) <= 80 else path[:80] + "…"
+    if is_api_path(path):
+        return f"No API route at {shown}; the API is described at /api/docs."
+    return f"There is no page at {shown}."
+
+
 def install(app: Flask) -> None:
     @app.errorhandler(InvalidRequest)
     def invalid(exc: InvalidRequest):
-        page = {"long_text": exc.text} if isinstance(exc, QueryTooLong) else None
+        page = {"long_text": exc.text} if isinstance(exc, QueryTooLong) else {"parameter": exc.parameter}
         return error_response(400, str(exc), "invalid_parameter", page=page)
 
     @app.errorhandler(SearchError)
@@ -82,7 +90,10 @@ def install(app: Flask) -> None:
     def http_error(exc: HTTPException):
         # Keep the headers the exception carries that clients rely on (Allow on a 405, RFC 9110).
         kept = {name: value for name, value in exc.get_headers() if name.lower() in ("allow", "retry-after")}
-        return error_response(exc.code or 500, exc.description or exc.name, headers=kept)
+        message = exc.description or exc.name
+        if isinstance(exc, NotFound) and message == NotFound.description:  # the router's, not a view's own
+            message = no_such_page(request.path)
+        return error_response(exc.code or 500, message, headers=kept)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import admin, api, feeds, like_text, ops, pages, stats
+from . import admin, api, feeds, front_errors, like_text, ops, pages, stats
 
-BLUEPRINTS = (pages.bp, api.bp, stats.bp, like_text.bp, feeds.bp, admin.bp, ops.bp)
+BLUEPRINTS = (pages.bp, api.bp, stats.bp, like_text.bp, feeds.bp, admin.bp, ops.bp, front_errors.bp)
 
 
 def register(app: Flask) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from .. import extensions
 from ..http.headers import attachment, left_out
@@ -15,6 +15,14 @@ from ..render.openapi import openapi_document
 from .inputs import one_of, paper_or_404, search_request, suggest_prefix
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.get("")
+@bp.get("/")
+@policy(max_age=3600, cors=True)
+def root():
+    """``/api/v1`` itself: its description for people (302: a JSON index of the routes may live here)."""
+    return redirect(url_for("pages.api_docs"), code=302)
 
 
 @bp.get("/search")

@@ -164,6 +164,14 @@ def api_docs():
                            public_url=public_url())
 
 
+@bp.get("/api")
+@bp.get("/api/")
+@policy(max_age=3600)
+def api_root():
+    """Where people try the API first: its description for people (302: an index of versions may live here)."""
+    return redirect(url_for("pages.api_docs"), code=302)
+
+
 @bp.get("/papers/<paper_id>")
 @policy(edge=True)  # not kept whole: its neighbours (a kNN search) may be left out of one visit
 def paper(paper_id: str):

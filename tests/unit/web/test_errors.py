@@ -39,3 +39,17 @@ def test_a_405_keeps_its_allow_header():
     resp = fake_app().test_client().delete("/api/v1/search")
     assert resp.status_code == 405 and "GET" in resp.headers["Allow"]
     assert resp.get_json()["error"]["code"] == "method_not_allowed"
+
+
+def test_a_404_is_the_sites_own_page_and_json_on_the_api():
+    client = fake_app().test_client()
+    page = client.get("/no/such/page")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 404 and "There is no page at /no/such/page." in html
+    assert "requested URL was not found" not in html  # Werkzeug's generic sentence
+    assert 'href="/conferences"' in html and 'id="q"' in html  # somewhere to go from here
+    api = client.get("/api/v1/nope")
+    assert api.status_code == 404 and api.get_json()["error"] == {
+        "code": "not_found", "message": "No API route at /api/v1/nope; the API is described at /api/docs."}
+    paper = client.get("/papers/nope")  # a view's own 404 keeps its own words
+    assert paper.status_code == 404 and "No paper with id" in paper.get_data(as_text=True)

@@ -142,3 +142,9 @@ def test_autocorrect_takes_only_on_and_off(fake_client):
 def test_answers_say_when_they_are_a_corrections_and_why_nothing_was_found(fake_client):
     data = fake_client.get("/api/v1/search", query_string={"q": "graph"}).get_json()
     assert data["corrected_from"] is None and data["hint"] is None and "suggestion" in data
+
+
+@pytest.mark.parametrize("path", ["/api", "/api/", "/api/v1", "/api/v1/"])
+def test_the_apis_entry_points_lead_to_its_docs(fake_client, path):
+    resp = fake_client.get(path)
+    assert resp.status_code == 302 and resp.headers["Location"] == "/api/docs"

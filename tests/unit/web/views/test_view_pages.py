@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from fake_reads import PAPERS, FakeReads, _paper, fake_app
+
+from services.search.limits import MAX_QUERY
 
 
 def _html(resp) -> str:
@@ -98,8 +101,9 @@ def test_any_search_narrowed_to_one_venue_year_says_what_its_source_lacks_in_the
     ("/search", {"q": "graph"}, "relevance"),
     ("/search", {"conference": "iclr", "sort": "title"}, "title"),
 ])
-def test_the_sort_box_names_the_order_the_page_runs_in(fake_client, path, query, shown):
-    html = _html(fake_client.get(path, query_string=query))
+def test_the_sort_box_names_the_order_the_page_runs_in(path, query, shown):
+    journal = _paper(9, "A Journal Article", "tmlr", 2024, status="accept")  # a venue named must have papers
+    html = _html(fake_app(FakeReads(papers=(*PAPERS, journal))).test_client().get(path, query_string=query))
     assert re.findall(r'<option value="(\w+)" selected>', html) == [shown]
     assert ('<option value="relevance"' in html) == bool(query.get("q"))
 
@@ -188,4 +192,6 @@ def test_a_long_paste_is_refused_whole_with_a_way_to_papers_like_it(fake_client,
                      r'<input type="hidden" name="text" value="([^"]*)">', html)
     assert form and form.group(1) == text  # the whole text, not cut mid-word
     assert fake_reads.called("search") == 0
-    assert 'maxlength="500"' not in _html(fake_client.get("/"))  # the box no longer cuts a paste
+    # The box takes what a search reads (a longer paste gets the long-text hint); only a URL made
+    # by hand carries more, and its page offers the whole text to "papers like this text".
+    assert f'name="q" type="search" value="" maxlength="{MAX_QUERY}"' in _html(fake_client.get("/"))
