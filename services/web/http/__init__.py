@@ -3,10 +3,11 @@
 Before the view, in order:
 
 1. the rate limit (flask-limiter's own hook, installed first: a kept answer still counts);
-2. the edge's step, for views the edge cache keeps: a 308 to the canonical URL, or a 304
-   for a request holding the canonical ETag (no render, no Elasticsearch; :mod:`.edge`);
-3. a whole answer kept in the cache, when the view's policy allows one (the view is skipped);
-4. the request's time budget for its Elasticsearch calls.
+2. the parameters are UTF-8, or a 400 names the one that is not (:mod:`.parameters`);
+3. the edge's step, for views the edge cache keeps: a 304 for a request holding the
+   canonical ETag (no render, no Elasticsearch; :mod:`.edge`);
+4. a whole answer kept in the cache, when the view's policy allows one (the view is skipped);
+5. the request's time budget for its Elasticsearch calls.
 
 After the view, on every answer (errors too), in order:
 
@@ -19,8 +20,8 @@ After the view, on every answer (errors too), in order:
 6. ``X-Request-ID`` and the access-log line;
 7. the metrics, last, so they time everything before them.
 
-Each step is a function of its own module here (headers, edge, compression, access_log, metrics,
-ratelimit, proxy, json_bodies); this module only orders them. A new header goes in ``headers.py``
+Each step is a function of its own module here (parameters, headers, edge, compression, access_log,
+metrics, ratelimit, proxy, json_bodies); this module only orders them. A new header goes in ``headers.py``
 and into :func:`_after` at its place.
 """
 
@@ -30,13 +31,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 from services.search.boundary import start_deadline
 
 from .. import policy, requestctx
 from ..policy import Budget
 from . import access_log, compression, headers, metrics, proxy, ratelimit, validators
+from .parameters import check_utf8
 from .edge import Edge, Generation
 
 RELEASE_ROOTS = (Path(__file__).resolve().parents[2],)  # services/: the code and templates of a release
@@ -72,6 +74,7 @@ def install(app: Flask, kept: KeptAnswers | None, generation: Generation | None)
 def _before(edge: Edge, kept: KeptAnswers | None, budgets: dict[Budget, float]) -> Callable[[], Response | None]:
     def before() -> Response | None:
         view_policy = policy.current()
+        check_utf8(request.query_string)
         answer = edge.before(view_policy)
         if answer is not None:
             return answer
