@@ -46,6 +46,11 @@ def label(slug: str) -> str:
     return lookup(slug).name
 
 
+def catalogued(slug: str) -> bool:
+    """Whether the catalogue lists the venue (its name is then more than a label made from the slug)."""
+    return catalogue().venue(canonical_slug(slug)) is not None
+
+
 def held_on(slug: str, year: int) -> date:
     """When a venue-year's papers appeared, as far as the catalogue knows: the 1st of the month the
     venue is usually held (``month``), January when it has none (journals, unknown venues).

@@ -79,8 +79,15 @@ def test_ingest_embeds_abstracts_and_long_titles_only():
 
 
 def test_similar_body_keys_become_filters_and_unknown_keys_are_refused():
+    from fake_reads import fake_app
+
     from services.web.views.inputs import similar_request
 
+    with fake_app().test_request_context():  # the conferences named are checked against the index's
+        _similar_bodies(similar_request)
+
+
+def _similar_bodies(similar_request):
     req = similar_request({"text": "x", "conference": ["iclr", "neurips"], "year": "2020-2024", "page_size": 5})
     assert req.selected("conference") == ("iclr", "neurips") and req.page_size == 5
     assert req.selected("year") == ("2020-2024",)

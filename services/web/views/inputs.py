@@ -1,9 +1,12 @@
 """The request as typed values: a validated :class:`SearchRequest`, a similar request and its
-text, a format chosen from a table, the paper a URL names.
+text, a format chosen from a table, the paper a URL names, the venues that have papers.
 
 Every view reads its input through these, so a parameter means the same on every route
 (one digit rule, one page clamp, one set of messages); a bad value is
-:class:`InvalidRequest`, a 400 with a message that says which and why.
+:class:`InvalidRequest`, a 400 with a message that says which and why. A conference a URL
+names must have papers here: the list of those is finite and known (the index's), so a
+slug that names none is a 400 that lists them, never an empty answer that looks like a
+search's (nor a facet value made up from the slug).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from flask import abort, request
 from werkzeug.datastructures import MultiDict
 
 from services.search import conferences
+from services.search.browse import ConferenceSummary
 from services.search.errors import InvalidRequest
 from services.search.facets import FACETS
 from services.search.limits import DEFAULT_PAGE_SIZE, MAX_PAPER_ID, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX, MAX_WINDOW
@@ -35,7 +39,9 @@ def search_request(*, api: bool = False, args: MultiDict | None = None, **overri
     values = {key: source.getlist(key) for key in source}
     for key, extra in overrides.items():
         values[key] = list(dict.fromkeys([*values.get(key, []), *extra]))
-    return parse_request(values, allow_search_after=api)
+    req = parse_request(values, allow_search_after=api)
+    _with_papers(FACETS["conference"].parse(source.getlist("conference")))  # a browse page's own slug is its view's
+    return req
 
 
 def page_request(**overrides: list[str]) -> SearchRequest:
@@ -124,4 +130,24 @@ def similar_request(params: Mapping[str, Any], *, form: bool = False) -> SearchR
             raise InvalidRequest(key, "give a string or a list of strings")
         args[key] = values
     # Ranked by kNN: the semantic mode's paging (page, no search_after cursor).
-    return replace(parse_request(args), mode="semantic")
+    req = replace(parse_request(args), mode="semantic")
+    _with_papers(req.selected("conference"))
+    return req
+
+
+def venues_with_papers() -> list[ConferenceSummary]:
+    """The venues that have papers here: the catalogue's in its order, then any others by name."""
+    have = {c.slug: c for c in extensions.reads().overview(newest=0).conferences}
+    listed = [have.pop(venue.slug) for venue in conferences.KNOWN if venue.slug in have]
+    return listed + sorted(have.values(), key=lambda c: c.name.casefold())
+
+
+def _with_papers(slugs: Collection[str]) -> None:
+    """A 400 unless every conference slug has papers here (one cached read each; the list only on a miss)."""
+    reads = extensions.reads()
+    missing = [slug for slug in slugs if reads.conference(slug) is None]
+    if missing:
+        named = ", ".join(f"'{slug[:40]}'" + (f" ({conferences.label(slug)})" if conferences.catalogued(slug) else "")
+                          for slug in missing)
+        raise InvalidRequest("conference", f"no papers from {named} here; the venues with papers are "
+                                           + ", ".join(c.slug for c in venues_with_papers()))

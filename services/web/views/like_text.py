@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, redirect, render_template, request
 
-from services.search import conferences
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_SHARED_URL, MAX_SIMILAR_TEXT
 
@@ -22,7 +21,7 @@ from .. import extensions
 from ..policy import policy
 from ..render.answers import results_json
 from ..urls import similar_url
-from .inputs import similar_request, similar_text
+from .inputs import similar_request, similar_text, venues_with_papers
 
 bp = Blueprint("like_text", __name__)
 
@@ -58,4 +57,4 @@ def page():
         except InvalidRequest as exc:  # shown beside the form, which keeps what was typed
             error, status = exc.message, 400
     return render_template("similar.html", req=req, text=text[:MAX_SIMILAR_TEXT], results=results, error=error,
-                           link=link, conferences=conferences.KNOWN, max_text=MAX_SIMILAR_TEXT), status
+                           link=link, conferences=venues_with_papers(), max_text=MAX_SIMILAR_TEXT), status

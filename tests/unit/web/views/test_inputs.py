@@ -56,3 +56,29 @@ def test_one_digit_rule_for_every_number():
     assert whole_number("007") == 7 and whole_number("0") == 0
     assert all(whole_number(text) is None for text in ("٢", "²", "1_0", "+1", " 1", "", "1.0", "１０"))
     assert whole_number("9" * 5000) > MAX_WINDOW  # read without converting 5,000 digits
+
+
+@pytest.mark.parametrize("path", ["/api/v1/search?conference=foo&q=graph", "/api/v1/export?format=bibtex&conference=nope",
+                                  "/api/v1/stats?conference=iclr&conference=foo", "/api/v1/facets?conference=foo"])
+def test_a_conference_without_papers_is_a_400_listing_those_with_papers(fake_reads, path):
+    resp = fake_app(fake_reads).test_client().get(path)
+    assert resp.status_code == 400
+    message = resp.get_json()["error"]["message"]
+    assert message.startswith("conference: no papers from 'foo'" if "foo" in path else "conference: no papers from 'nope'")
+    assert message.endswith("the venues with papers are neurips, iclr, cvpr")  # the catalogue's order
+    assert fake_reads.called("search") == fake_reads.called("export") == fake_reads.called("trends") == 0
+
+
+def test_a_catalogued_venue_without_papers_is_named_and_an_alias_is_its_venue(fake_reads):
+    client = fake_app(fake_reads).test_client()
+    icra = client.get("/api/v1/search?conference=icra")
+    assert icra.status_code == 400 and "no papers from 'icra' (ICRA) here" in icra.get_json()["error"]["message"]
+    assert client.get("/api/v1/search?conference=NIPS").status_code == 200  # an alias of a venue with papers
+    page = client.get("/search.atom?conference=foo")  # off the API: the site's page says it
+    assert page.status_code == 400 and "no papers from &#39;foo&#39; here" in page.get_data(as_text=True)
+
+
+def test_a_browse_pages_own_venue_is_its_views_to_judge(fake_reads):
+    client = fake_app(fake_reads).test_client()
+    assert client.get("/conferences/icra").status_code == 404  # the view's own answer, not the filter's 400
+    assert client.get("/conferences/iclr").status_code == 200

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fake_reads import conforms
 
@@ -41,7 +43,7 @@ def test_a_short_text_gets_a_link_to_its_results(fake_client, fake_reads):
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "Graph Attention Networks" in html
     assert f'href="{link.replace("&", "&amp;")}" rel="bookmark"' in html
-    req, text = fake_reads.calls[-1][1]
+    req, text = [args for name, args in fake_reads.calls if name == "like_text"][-1]
     assert text == "graph attention" and req.selected("conference") == ("iclr",) and req.mode == "semantic"
 
 
@@ -51,3 +53,11 @@ def test_a_long_text_is_answered_by_post_without_a_link(fake_client, fake_reads)
     html = posted.get_data(as_text=True)
     assert posted.status_code == 200 and fake_reads.called("like_text") == 1
     assert "Graph Attention Networks" in html and 'rel="bookmark"' not in html and "too long for a link" in html
+
+
+def test_the_venue_menu_lists_only_venues_with_papers(fake_client):
+    html = fake_client.get("/similar").get_data(as_text=True)
+    menu = re.findall(r'<option value="([a-z0-9-]+)"', html.split('id="similar-conference"', 1)[1].split("</select>")[0])
+    assert menu == ["neurips", "iclr", "cvpr"]  # the catalogue's order, none without papers
+    refused = fake_client.post("/api/v1/similar", json={"text": "graph attention", "conference": "icra"})
+    assert refused.status_code == 400 and "no papers from 'icra'" in refused.get_json()["error"]["message"]
