@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from . import conferences, taxonomy
-from .catalogue import VENUE_KINDS
+from .catalogue import VENUE_KINDS, catalogue
 from .errors import InvalidRequest
 from .limits import MAX_FILTER_VALUES, MAX_VALUE_CHARS, MAX_YEAR, MIN_YEAR
 from .model import HIDDEN_STATUSES, STATUSES, Paper
@@ -159,6 +159,56 @@ class BooleanFacet(Facet):
 
     def bucket_key(self, bucket: Mapping[str, Any]) -> str:
         return str(bucket.get("key_as_string", bucket["key"]))
+
+
+@dataclass(frozen=True)
+class StatusFacet(Facet):
+    """The decision. ``accept`` is every paper its venue's main track accepted, whatever the tier
+    (oral, spotlight, poster, a short paper, none given): the catalogue says which statuses those are
+    (statuses.toml, ``accepted`` and ``main``), the ones venue statistics count as accepted.
+
+    The indexed status ``accept`` is an acceptance whose tier the source does not give; in URLs and
+    facet lists it is ``untiered`` ("Accepted (tier not given)"), a value of its own beside the tiers.
+    ``accept`` is counted by a filter of its own, so its count is the total its selection lists.
+    """
+
+    GROUP: ClassVar[str] = "accept"
+    UNTIERED: ClassVar[str] = "untiered"
+    INDEXED_UNTIERED: ClassVar[str] = "accept"  # how the index stores an untiered acceptance
+
+    def members(self) -> tuple[str, ...]:
+        """The indexed statuses ``accept`` stands for."""
+        return catalogue().statuses.accepted_main()
+
+    def es_values(self, value: Any) -> list[str]:
+        if value == self.GROUP:
+            return list(self.members())
+        return [self.INDEXED_UNTIERED if value == self.UNTIERED else value]
+
+    def value_clause(self, value: Any) -> Clause:
+        return {"terms": {self.field: self.es_values(value)}}
+
+    def clause(self, values: tuple[Any, ...]) -> Clause:
+        return {"terms": {self.field: list(dict.fromkeys(v for value in values for v in self.es_values(value)))}}
+
+    def aggregation(self, values: tuple[Any, ...]) -> dict[str, Any]:
+        aggs = super().aggregation(values)
+        aggs["group"] = {"filter": self.value_clause(self.GROUP)}
+        return aggs
+
+    def bucket_key(self, bucket: Mapping[str, Any]) -> str:
+        key = super().bucket_key(bucket)
+        return self.UNTIERED if key == self.INDEXED_UNTIERED else key
+
+    def shape(self, agg: Mapping[str, Any], selected: tuple[str, ...]) -> list[FacetValue]:
+        values = [v for v in super().shape(agg, selected) if v.value != self.GROUP]
+        exact = ((agg.get("selected") or {}).get("buckets") or {}).get(self.GROUP, {}).get("doc_count")
+        count = exact if exact is not None else (agg.get("group") or {}).get("doc_count", 0)
+        chosen = self.GROUP in selected
+        if count or chosen:  # the whole before its tiers
+            values.insert(sum(v.selected for v in values) if not chosen else 0,
+                          FacetValue(self.GROUP, self.value_label(self.GROUP), count, chosen))
+        return values
 
 
 class Span(NamedTuple):
@@ -358,10 +408,13 @@ class FacetRegistry:
         return cls(tuple(facets))
 
 
-_STATUS_LABELS = {"accept": "Accepted", "withdrawn": "Withdrawn", "reject": "Rejected", "unknown": "Unknown"}
+_STATUS_LABELS = {StatusFacet.GROUP: "Accepted", StatusFacet.UNTIERED: "Accepted (tier not given)",
+                  "withdrawn": "Withdrawn", "reject": "Rejected", "unknown": "Unknown"}
+_STATUS_VALUES = (StatusFacet.GROUP, *(StatusFacet.UNTIERED if s == StatusFacet.INDEXED_UNTIERED else s for s in STATUSES))
 
 FACETS = FacetRegistry((
-    Facet("conference", "conference", "Conference", 60, "Conference slug, e.g. neurips (repeat to OR).",
+    Facet("conference", "conference", "Conference", 60,
+          "Conference slug, e.g. neurips (repeat to OR); a venue with papers (another is a 400 that lists them).",
           labels=conferences.label, canonical=conferences.canonical_slug),
     Facet("kind", "kind", "Venue type", len(VENUE_KINDS),
           "Kind of venue: " + ", ".join(VENUE_KINDS) + " (case-insensitive); kind=conference leaves journals out.",
@@ -369,9 +422,11 @@ FACETS = FacetRegistry((
           derive=lambda paper: conferences.lookup(paper.conference).kind),
     RangeFacet("year", "year", "Year", 80, "A year (2021) or range (2018-2022)."),
     Facet("topic", "topics", "Topic", 40, "Topic slug, see /topics/<slug>.", labels=taxonomy.label),
-    Facet("status", "status", "Status", 15,
-          "Decision: " + ", ".join(STATUSES) + " (case-insensitive). Rejected/withdrawn are hidden unless asked for.",
-          labels=lambda v: _STATUS_LABELS.get(v, v.capitalize()), choices=STATUSES, hidden=HIDDEN_STATUSES),
+    StatusFacet("status", "status", "Status", 15,
+                "Decision: " + ", ".join(_STATUS_VALUES) + " (case-insensitive); accept is every accepted main-track "
+                "paper (oral, spotlight, poster, short, untiered: accepted, tier not given). Rejected/withdrawn are "
+                "hidden unless asked for.",
+                labels=lambda v: _STATUS_LABELS.get(v, v.capitalize()), choices=_STATUS_VALUES, hidden=HIDDEN_STATUSES),
     Facet("track", "track", "Track", 15, "Track, e.g. main."),
     Facet("keyword", "keywords.raw", "Keyword", 15, "Source keyword (lower-case).", on_demand=True),
     Facet("author", "author_names.raw", "Author", 15, "Exact author name.", on_demand=True),

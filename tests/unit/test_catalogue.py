@@ -122,6 +122,11 @@ def test_status_outcomes_read_venue_vocabularies_then_the_facet_rules() -> None:
     assert all(o.decided for o in data.statuses.outcomes.values() if o.accepted)
 
 
+def test_accepted_statuses_are_the_main_tracks_acceptances_whatever_their_tier() -> None:
+    # What status=accept selects: the tiers and the untiered, not findings, workshops or demos.
+    assert catalogue().statuses.accepted_main() == ("oral", "spotlight", "poster", "accept", "short")
+
+
 def test_a_status_is_mapped_when_its_venue_lists_it_or_a_facet_rule_reads_it() -> None:
     data = catalogue()
     assert data.reads("tmlr", "Journal") and data.reads("conll", "Shared Task")  # listed by the venue

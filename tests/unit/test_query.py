@@ -22,6 +22,7 @@ from services.search.sorting import SORTS, sort_clauses
 
 FACET_NAMES = [f.name for f in FACETS]
 ALL_FACETS = SearchRequest(counted=tuple(FACET_NAMES))
+ACCEPTED = ["oral", "spotlight", "poster", "accept", "short"]  # statuses.toml: accepted, main track
 HIDE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
 
 
@@ -194,6 +195,19 @@ class TestHiddenStatuses:
         # the status facet itself still counts them, so the user can ask for them
         assert by_facet(body)["status"]["filter"] == {"match_all": {}}
         assert HIDE in agg_filters(body, "conference")
+
+    @pytest.mark.parametrize("selected, indexed", [
+        (["accept"], ACCEPTED),                      # every main-track acceptance, whatever its tier
+        (["untiered"], ["accept"]),                  # accepted, tier not given
+        (["untiered", "oral"], ["accept", "oral"]),
+        (["accept", "reject"], [*ACCEPTED, "reject"]),
+    ])
+    def test_accept_selects_every_tier_and_untiered_the_rest(self, selected, indexed):
+        body = build_search(req(status=selected))
+        assert {"terms": {"status": indexed}} in post_filters(body)
+        counted = by_facet(body)["status"]["aggs"]
+        assert counted["group"] == {"filter": {"terms": {"status": ACCEPTED}}}  # counted whatever is selected
+        assert counted["selected"]["filters"]["filters"]["accept" if "accept" in selected else selected[0]]
 
     @pytest.mark.parametrize("selected", [["reject"], ["withdrawn", "oral"], ["poster"]])
     def test_selecting_status_replaces_the_default(self, selected):
@@ -388,7 +402,8 @@ def es_response(total: int = 2, hits: list | None = None, suggest_options: list 
                 "selected": {"buckets": {"2020": {"doc_count": 35}, "2010-2012": {"doc_count": 4}}},
             },
             "topic": {"doc_count": 100, "values": buckets(("robotics", 70), ("some-old-topic", 2))},
-            "status": {"doc_count": 100, "values": buckets(("poster", 80), ("accept", 15), ("reject", 5))},
+            "status": {"doc_count": 100, "values": buckets(("poster", 80), ("accept", 15), ("reject", 5)),
+                       "group": {"doc_count": 95}},
             "track": {"doc_count": 100, "values": buckets(("main", 95), ("Journal Track", 5))},
             "has_code": {"doc_count": 100, "values": {"buckets": [
                 {"key": 0, "key_as_string": "false", "doc_count": 70},
@@ -439,12 +454,20 @@ class TestShape:
         facets = shape(req(has_code="true"), es_response()).facets
         assert [(v.value, v.label) for v in facets["topic"]] == [
             ("robotics", "Robotics & Autonomous Systems"), ("some-old-topic", "Some Old Topic")]
-        assert [(v.value, v.label) for v in facets["status"]] == [
-            ("poster", "Poster"), ("accept", "Accepted"), ("reject", "Rejected")]
+        assert [(v.value, v.label, v.count) for v in facets["status"]] == [  # every acceptance, then its tiers
+            ("accept", "Accepted", 95), ("poster", "Poster", 80), ("untiered", "Accepted (tier not given)", 15),
+            ("reject", "Rejected", 5)]
         assert [(v.value, v.label, v.count, v.selected) for v in facets["has_code"]] == [
             ("true", "Has code", 30, True), ("false", "No code", 70, False)]
         assert facets["keyword"] == []
         assert facets["track"][1] == FacetValue("Journal Track", "Journal Track", 5, False)
+
+    def test_accept_selected_is_counted_exactly_and_first(self):
+        resp = es_response()
+        resp["aggregations"]["facets_0"]["status.selected"] = {"buckets": {"accept": {"doc_count": 94}}}
+        values = shape(req(status="accept"), resp).facets["status"]
+        assert values[0] == FacetValue("accept", "Accepted", 94, True)  # the selection's own count, not the group's
+        assert [v.value for v in values].count("accept") == 1
 
     def test_selected_value_without_any_count(self):
         values = shape(req(author="Nobody"), es_response()).facets["author"]

@@ -210,6 +210,11 @@ class Statuses(Entry):
             raise ValueError(f"outcomes: no entry for the facet values {', '.join(missing)}")
         return self
 
+    def accepted_main(self) -> tuple[str, ...]:
+        """The facet values of papers a venue's main track accepted, whatever their tier (oral, spotlight,
+        poster, none given, a short paper): what ``status=accept`` selects and venue statistics count."""
+        return tuple(s for s in STATUSES if self.outcomes[s].accepted and self.outcomes[s].main)
+
     def facet_status(self, raw: str) -> str:
         """The ``status`` facet value of a raw status, for any venue."""
         lowered = raw.lower()
