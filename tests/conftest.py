@@ -7,12 +7,16 @@ broker is Redis database 15 and the worker consumes a queue of its own.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -161,6 +165,35 @@ def run_ingest(settings, celery_app, es, redis_client, sources, alias: str, **kw
 
     job = Ingest(settings, celery_app, es, redis_client, alias=alias, **kwargs)
     return job.execute([str(s) for s in sources])  # ends with everything searchable
+
+
+def free_port() -> int:
+    """An ephemeral loopback port the kernel says is free: never 8000, where a developer's `paperlist up` runs."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def running_front(settings: Settings, index: str, **overrides: str):
+    """The web stack as `paperlist up` starts it (gunicorn on a socket, nginx in front, its edge cache
+    included) over ``index``, on a spare loopback port; stopped, and checked stopped, afterwards."""
+    from services.ops import LocalStack
+
+    home = Path(tempfile.mkdtemp(prefix="paperlist-front-"))
+    home.chmod(0o755)  # nginx's workers (www-data when run as root) must reach the socket
+    web_settings = _test_settings(**{"PAPERLIST_INDEX": index, "PAPERLIST_QUEUE": settings.queue,
+                                     "REDIS_URL": settings.redis_url, "PAPERLIST_HOME": str(home),
+                                     "PAPERLIST_PORT": str(free_port()), "PAPERLIST_WEB_WORKERS": "1",
+                                     "PAPERLIST_WEB_THREADS": "4", **overrides})
+    stack = LocalStack(web_settings, log=lambda line: None)
+    try:
+        stack.ensure_web()
+        yield stack
+    finally:
+        stopped = stack.down()
+        shutil.rmtree(home, ignore_errors=True)
+    assert stopped[0] == "nginx" and not stack.nginx.answers(), "down must stop the front"
 
 
 @pytest.fixture

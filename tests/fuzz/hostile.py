@@ -133,3 +133,44 @@ class Hostile:
 def encode(value: str) -> str:
     """Percent-encode every byte outside the unreserved set; lone surrogates pass as their bytes."""
     return quote(value.encode("utf-8", "surrogatepass"), safe="")
+
+
+# --- requests ---------------------------------------------------------------------------------
+PARAMS = ("q", "conference", "kind", "year", "topic", "status", "track", "author", "sort", "page",
+          "page_size", "search_after", "mode", "format", "partial", "text", "from_sources")
+JUNK_PARAMS = ("", "Q", "q[]", "__proto__", "_source", "size", "from", "index", "\u202eq", "%00", "a" * 300)
+
+
+def request_path(rule: str, arguments: list[str], gen: Hostile, real_ids: list[str]) -> str:
+    """A path of the route ``rule`` (Werkzeug's syntax) with hostile values for its ``arguments``."""
+    path = rule
+    for name in arguments:
+        r = gen.rng.random()
+        if name == "year":
+            value = gen.choice(("2021", "0", "99999999999999999999", "-1", "2021"))
+        elif name in ("paper_id",) and r < 0.3 and real_ids:
+            value = gen.choice(real_ids)
+        elif name == "slug" and r < 0.3:
+            value = gen.choice(("neurips", "iclr", "machine-learning", "NEURIPS"))
+        else:
+            value = gen.text()[:3000]
+        encoded = encode(value) if r < 0.9 else gen.encoded(value)
+        path = path.replace(f"<{name}>", encoded).replace(f"<int:{name}>", encoded).replace(
+            f"<path:{name}>", encoded if r < 0.95 else "a/../../" + encoded)
+    return path
+
+
+def query_string(gen: Hostile) -> str:
+    """A query string of known parameters and junk ones, hostile values, sometimes one repeated 1000 times."""
+    pairs = []
+    r = gen.rng.random()
+    if r < 0.05:  # one parameter repeated 1000 times
+        name = gen.choice(PARAMS)
+        value = gen.encoded()[:200]
+        return "&".join(f"{name}={value}" for _ in range(1000))
+    for _ in range(gen.rng.randint(0, 6)):
+        name = gen.choice(PARAMS) if gen.rng.random() < 0.9 else encode(gen.choice(JUNK_PARAMS))
+        pairs.append(f"{name}={gen.encoded()}")
+    if gen.rng.random() < 0.05:
+        pairs.append(gen.choice(("&&&", "=", "q", "q==", "%", ";q=a", "q=a;b", "=&=")))
+    return "&".join(pairs)

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-from hostile import Hostile, encode
+from hostile import PARAMS, Hostile, query_string, request_path
 
 from conftest import first_answer
 
@@ -40,9 +40,6 @@ SEED = int(os.environ.get("FUZZ_SEED", "1010"))
 THREADS = 2
 BUDGET = 2.0  # seconds: the contract's bound on any answer
 
-PARAMS = ("q", "conference", "kind", "year", "topic", "status", "track", "author", "sort", "page",
-          "page_size", "search_after", "mode", "format", "partial", "text", "from_sources")
-JUNK_PARAMS = ("", "Q", "q[]", "__proto__", "_source", "size", "from", "index", "\u202eq", "%00", "a" * 300)
 METHODS = ("GET",) * 14 + ("POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH")
 AUTH = (None, "Bearer wrong", "Bearer test-token", "Basic Zm9vOmJhcg==", "Bearer " + "x" * 5000, "Bearer \u00e9")
 
@@ -66,39 +63,6 @@ def _routes(app) -> list[tuple[str, list[str], set[str]]]:
             continue
         out.append((rule.rule, sorted(rule.arguments), set(rule.methods or ()) - {"HEAD", "OPTIONS"}))
     return out
-
-
-def _path(rule: str, arguments: list[str], gen: Hostile, real_ids: list[str]) -> str:
-    path = rule
-    for name in arguments:
-        r = gen.rng.random()
-        if name == "year":
-            value = gen.choice(("2021", "0", "99999999999999999999", "-1", "2021"))
-        elif name in ("paper_id",) and r < 0.3 and real_ids:
-            value = gen.choice(real_ids)
-        elif name == "slug" and r < 0.3:
-            value = gen.choice(("neurips", "iclr", "machine-learning", "NEURIPS"))
-        else:
-            value = gen.text()[:3000]
-        encoded = encode(value) if r < 0.9 else gen.encoded(value)
-        path = path.replace(f"<{name}>", encoded).replace(f"<int:{name}>", encoded).replace(
-            f"<path:{name}>", encoded if r < 0.95 else "a/../../" + encoded)
-    return path
-
-
-def _query(gen: Hostile) -> str:
-    pairs = []
-    r = gen.rng.random()
-    if r < 0.05:  # one parameter repeated 1000 times
-        name = gen.choice(PARAMS)
-        value = gen.encoded()[:200]
-        return "&".join(f"{name}={value}" for _ in range(1000))
-    for _ in range(gen.rng.randint(0, 6)):
-        name = gen.choice(PARAMS) if gen.rng.random() < 0.9 else encode(gen.choice(JUNK_PARAMS))
-        pairs.append(f"{name}={gen.encoded()}")
-    if gen.rng.random() < 0.05:
-        pairs.append(gen.choice(("&&&", "=", "q", "q==", "%", ";q=a", "q=a;b", "=&=")))
-    return "&".join(pairs)
 
 
 def _body(gen: Hostile) -> tuple[bytes, str]:
@@ -156,8 +120,8 @@ def _worker(app, seed: int, count: int, tally: Tally, real_ids: list[str]) -> No
         method = gen.choice(METHODS)
         if gen.rng.random() < 0.5 and methods:  # half the time a method the route serves
             method = gen.choice(sorted(methods))
-        url = _path(rule, arguments, gen, real_ids)
-        query = _query(gen)
+        url = request_path(rule, arguments, gen, real_ids)
+        query = query_string(gen)
         if query:
             url = f"{url}?{query}"
         headers = {}

@@ -12,21 +12,20 @@ from __future__ import annotations
 
 import html
 import http.client
+import itertools
 import os
 import re
-import shutil
 import socket
-import tempfile
 import time
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote, urlencode
 
 import pytest
 import requests
 
-from conftest import SAMPLE, _test_settings, drop_alias, run_ingest
-from services.ops import LocalStack
-from services.web.http.canonical import redirect_target
+from conftest import SAMPLE, drop_alias, run_ingest, running_front
+from services.search.limits import MAX_REQUEST_LINE
+from services.web.http.canonical import canonical_query
 
 pytestmark = pytest.mark.integration
 
@@ -40,38 +39,22 @@ ADMIN_TOKEN = "front-admin-token"
 GZIP = {"Accept-Encoding": "gzip"}
 
 
-def _free_port() -> int:
-    """An ephemeral loopback port the kernel says is free: never 8000, where a developer's `paperlist up` runs."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def front(settings, stores, es, celery_app, redis_client, worker):
-    """The web stack (gunicorn on a socket, nginx in front) over a small ingested alias."""
+def front(settings, stores, es, celery_app, redis_client, worker, tmp_path_factory):
+    """The web stack (gunicorn on a socket, nginx in front) over a small ingested alias: COLT, and the
+    sample's NeurIPS papers (the API docs' example names NeurIPS)."""
     alias = f"test-front-{os.getpid()}"
-    home = Path(tempfile.mkdtemp(prefix="paperlist-front-"))
-    home.chmod(0o755)  # nginx's workers (www-data when run as root) must reach the socket
-    summary = run_ingest(settings, celery_app, es, redis_client, [SAMPLE / "colt"], alias,
-                         rejects_dir=home / "rejects")
+    summary = run_ingest(settings, celery_app, es, redis_client, [SAMPLE / "colt", SAMPLE / "neurips"], alias,
+                         rejects_dir=tmp_path_factory.mktemp("rejects"))
     assert summary.indexed > 0
-    web_settings = _test_settings(PAPERLIST_INDEX=alias, PAPERLIST_QUEUE=settings.queue,
-                                  REDIS_URL=settings.redis_url, PAPERLIST_HOME=str(home),
-                                  PAPERLIST_PORT=str(_free_port()), PAPERLIST_WEB_WORKERS="1",
-                                  PAPERLIST_WEB_THREADS="4", PAPERLIST_EDGE_TTL=str(EDGE_TTL),
-                                  PAPERLIST_RATE_LIMIT=f"{APP_LIMIT}/minute", PAPERLIST_ADMIN_TOKEN=ADMIN_TOKEN)
-    stack = LocalStack(web_settings, log=lambda line: None)
     try:
-        stack.ensure_web()
-        for _ in range(3):  # warm: the first searches open the client and load caches
-            requests.get(f"{stack.url}/api/v1/search", params={"q": "learning"}, timeout=30)
-        yield stack
+        with running_front(settings, alias, PAPERLIST_EDGE_TTL=str(EDGE_TTL),
+                           PAPERLIST_RATE_LIMIT=f"{APP_LIMIT}/minute", PAPERLIST_ADMIN_TOKEN=ADMIN_TOKEN) as stack:
+            for _ in range(3):  # warm: the first searches open the client and load caches
+                requests.get(f"{stack.url}/api/v1/search", params={"q": "learning"}, timeout=30)
+            yield stack
     finally:
-        stopped = stack.down()
         drop_alias(es, alias)
-        shutil.rmtree(home, ignore_errors=True)
-    assert stopped[0] == "nginx" and not stack.nginx.answers(), "down must stop the front"
 
 
 def _still_open(sock: socket.socket) -> bool:
@@ -130,10 +113,22 @@ def test_errors_nginx_raises_on_the_api_are_contract_json(front, path, headers, 
     assert resp.json()["error"]["code"] == code and resp.json()["error"]["message"]
 
 
-def test_errors_nginx_raises_off_the_api_are_pages(front):
+SITE_PAGE = '<header class="site-header">'  # the site's own pages have it; nginx's own error page has not
+
+
+def test_errors_nginx_raises_off_the_api_are_the_sites_pages(front):
     resp = requests.get(f"{front.url}/search", headers={"X-Big": "b" * 9000}, timeout=PROBE_TIMEOUT)
     assert resp.status_code == 431 and resp.headers["Content-Type"].startswith("text/html")
-    assert "<h1>431</h1>" in resp.text
+    assert SITE_PAGE in resp.text and "That request is too large" in resp.text
+    too_long = requests.get(f"{front.url}/search?q={'a' * 10_000}", timeout=PROBE_TIMEOUT)
+    assert too_long.status_code == 414 and SITE_PAGE in too_long.text
+    assert 'href="/similar">Papers like mine</a>' in too_long.text
+    # A form too large for the front: the site's page, and the kept-alive gunicorn is not left waiting for
+    # the body it was never sent (it would swallow the next request on that connection: a 502).
+    big = requests.post(f"{front.url}/similar", data={"text": "x" * 100_000}, timeout=PROBE_TIMEOUT)
+    assert big.status_code == 413 and SITE_PAGE in big.text
+    after = [_get(front, f"/api/v1/search?q=after+{i}").status_code for i in range(6)]
+    assert after == [200] * 6
 
 
 def test_malformed_request_line_gets_a_json_400(front):
@@ -141,6 +136,33 @@ def test_malformed_request_line_gets_a_json_400(front):
         sock.sendall(b"GARBAGE\r\n\r\n")
         answer = sock.recv(4096).decode()
     assert answer.startswith("HTTP/1.1 400") and '"code": "bad_request"' in answer
+
+
+ROUTES = ("/api/v1/search?", "/search?", "/search.atom?", "/api/v1/export?format=bibtex&")
+BAD_INPUT = {  # what was sent -> what the answer must name
+    "q=" + "a" * 4_600: "4,600 characters",   # past the app's limit, within the front's: the app's 400
+    "q=" + "a" * 10_000: "",                   # past the front's too: its 414, as JSON or the site's page
+    "q=%C3%28": "q: not valid UTF-8",
+    "q=%FF%FE": "q: not valid UTF-8",
+    "conference=foo": "no papers from 'foo'",
+    "conference=%C3": "conference: not valid UTF-8",
+}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("query", list(BAD_INPUT))
+def test_bad_input_gets_a_clear_answer_never_a_server_page(front, route, query):
+    resp = _direct(front, route + query)
+    assert 400 <= resp.status_code < 500, resp.status_code
+    assert resp.headers["Cache-Control"] == "no-store"
+    if route.startswith("/api/"):
+        error = resp.json()["error"]
+        assert error["code"] and BAD_INPUT[query] in error["message"], error
+    else:
+        assert resp.headers["Content-Type"].startswith("text/html") and SITE_PAGE in resp.text, resp.text[:300]
+        assert BAD_INPUT[query] in html.unescape(resp.text)
+    if len(route + query) > MAX_REQUEST_LINE:
+        assert resp.status_code == 414
 
 
 def _get(front, path: str, **kwargs) -> requests.Response:
@@ -165,36 +187,68 @@ def test_a_second_get_is_an_edge_hit_with_the_same_answer(front):
     assert plain.json() == api[0].json()
 
 
-def test_parameter_permutations_share_one_edge_entry(front):
-    canonical = "/api/v1/search?page_size=5&q=bandit+feedback"
-    assert _edge(_get(front, canonical)) == "MISS"
-    moved = _get(front, "/api/v1/search?q=bandit+feedback&page_size=5", allow_redirects=False)
-    assert moved.status_code == 308 and moved.headers["Location"] == canonical
-    followed = _get(front, "/api/v1/search?q=bandit%20feedback&page_size=5")
-    assert followed.status_code == 200 and _edge(followed) == "HIT"
-    assert [r.status_code for r in followed.history] == [308]
-    post = requests.post(f"{front.url}/api/v1/similar?z=1&a=2", json={"text": "bandit feedback regret"},
-                         timeout=PROBE_TIMEOUT, allow_redirects=False)
-    assert post.status_code != 308 and _edge(post) == "BYPASS"  # POST is never redirected nor cached
+# The API docs' own example (services/web/views/pages.py API_EXAMPLES), as people paste it into curl.
+DOCS_EXAMPLE = (("q", "diffusion"), ("conference", "neurips"), ("year", "2020-2025"), ("page_size", "5"))
+
+
+def _direct(front, path: str, method: str = "GET", **kwargs) -> requests.Response:
+    """A request as curl without -L sends it: a redirect would be the answer."""
+    resp = requests.request(method, front.url + path, timeout=PROBE_TIMEOUT, allow_redirects=False, **kwargs)
+    assert "Location" not in resp.headers, (path, resp.status_code, resp.headers["Location"])
+    return resp
+
+
+def test_every_order_of_the_docs_example_is_answered_from_one_edge_entry(front):
+    front.nginx.purge_edge()
+    answers = {}
+    for order in itertools.permutations(DOCS_EXAMPLE):
+        path = "/api/v1/search?" + urlencode(order)
+        answers[path] = [_direct(front, path), _direct(front, path)]  # a permutation, asked twice
+    first, *others = answers.values()
+    assert len(answers) == 24 and _edge(first[0]) == "MISS"
+    for path, (one, two) in answers.items():
+        assert one.status_code == two.status_code == 200, path
+        assert one.content == two.content == first[0].content, path  # the same answer in every order
+        assert _edge(two) == "HIT", (path, _edge(two))
+    assert all(_edge(one) == "HIT" for one, _ in others)  # one entry for all 24 orders
+    head = _direct(front, "/api/v1/search?" + urlencode(DOCS_EXAMPLE[::-1]), "HEAD")
+    assert head.status_code == 200 and head.content == b"" and _edge(head) == "HIT"
+    assert head.headers["Content-Type"] == first[0].headers["Content-Type"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/search?page_size=3&q={}", "/search.atom?q={}&conference=colt",
+                                  "/api/v1/suggest?q={}", "/search?q={}&sort=newest"])
+def test_a_space_as_percent_20_or_plus_and_head_are_answered_directly(front, path):
+    """What encodeURIComponent writes (%20), what forms write (+), and HEAD: 200, one entry, no redirect."""
+    words = "online learning"
+    plus, percent = path.format(words.replace(" ", "+")), path.format(quote(words, safe=""))
+    one, two = _direct(front, percent, headers=GZIP), _direct(front, plus, headers=GZIP)
+    assert one.status_code == two.status_code == 200 and one.content == two.content
+    assert _edge(two) == "HIT"
+    assert _direct(front, percent, "HEAD", headers=GZIP).status_code == 200
+
+
+def test_post_is_never_cached(front):
+    post = _direct(front, "/api/v1/similar?z=1&a=2", "POST", json={"text": "bandit feedback regret"})
+    assert post.status_code in (200, 503) and _edge(post) == "BYPASS"  # 503: a kNN over its budget
 
 
 LINKS_FOLLOWED = 40  # a bounded sample of a page's links, each asked of the front once
 
 
 def test_every_link_of_a_filtered_results_page_is_canonical_through_the_front(front):
-    """The app's own links are in the edge's canonical order: a click is never a 308 (issue 17)."""
+    """The app's own links are in the canonical order (the form of a search people see and share)."""
     page = _get(front, "/search?conference=colt&q=learning&sort=newest&year=2020-2026", allow_redirects=False)
     assert page.status_code == 200, page.status_code
     links = sorted({html.unescape(href) for href in re.findall(r'href="(/[^"]*\?[^"]*)"', page.text)})
     with_filters = [link for link in links if link.count("&") >= 2]
     assert len(with_filters) > 20, links[:20]  # toggles, chart bars, paging, exports: several parameters each
-    out_of_order = [link for link in links if redirect_target(link.split("?", 1)[0], link.split("?", 1)[1],
-                                                              parse_qsl(link.split("?", 1)[1],
-                                                                        keep_blank_values=True))]
+    out_of_order = [link for link in links
+                    if canonical_query(parse_qsl(link.split("?", 1)[1], keep_blank_values=True)) != link.split("?", 1)[1]]
     assert not out_of_order, out_of_order[:5]
     step = max(1, len(with_filters) // LINKS_FOLLOWED)
     followed = {link: _get(front, link, allow_redirects=False).status_code for link in with_filters[::step]}
-    assert followed and not [link for link, status in followed.items() if status == 308], followed
+    assert followed and not [link for link, status in followed.items() if status != 200], followed
 
 
 def test_personal_admin_probe_and_post_answers_are_never_cached(front):
@@ -247,7 +301,7 @@ def test_a_conditional_request_gets_a_304_without_a_render(front):
 
 def test_a_cached_answer_shows_a_new_ingest_within_the_edge_ttl(front, settings, celery_app, es, redis_client,
                                                                tmp_path):
-    path = "/api/v1/search?conference=alt&page_size=1"
+    path = "/api/v1/search?page_size=1&q=conference%3Aalt"  # a scope: ALT has no papers yet (conference=alt: a 400)
     before = [_get(front, path, headers=GZIP) for _ in range(2)]
     assert before[0].status_code == 200 and before[0].json()["total"] == 0 and _edge(before[1]) == "HIT"
     summary = run_ingest(settings, celery_app, es, redis_client, [SAMPLE / "alt"], front.settings.index,

@@ -91,15 +91,35 @@ def _report_requests():
         print(f"\nschemathesis sent {total} requests (seed {SEED}):\n" + "\n".join(lines), file=sys.stderr)
 
 
-def _keep_positive_cases_valid(case, cursors: dict[tuple[str, bool], str]) -> None:
-    """Two rules of /search (the second of /similar too) a schema cannot state: a cursor is a token the API issued, and
-    page * page_size stays inside the result window. Valid (positive) cases get a real cursor
-    and a page inside the window; invalid (negative) cases are sent as generated."""
+@pytest.fixture(scope="module")
+def venues(live_server) -> list[str]:
+    """The venues with papers: the only ``conference`` values the API takes (the index's, not a schema's)."""
+    facets = requests.get(f"{live_server}/api/v1/search", params={"page_size": 1}, timeout=30).json()["facets"]
+    return [v["value"] for v in facets["conference"]]
+
+
+def _venues_with_papers(params: dict, venues: list[str]) -> None:
+    """Generated ``conference`` values in place, each replaced by a venue with papers (blanks are ignored anyway)."""
+    value = params.get("conference")
+    if isinstance(value, (str, list)):
+        chosen = [v if not isinstance(v, str) or not v.strip() or v.lower() in venues else venues[len(v) % len(venues)]
+                  for v in (value if isinstance(value, list) else [value])]
+        params["conference"] = chosen if isinstance(value, list) else chosen[0]
+
+
+def _keep_positive_cases_valid(case, cursors: dict[tuple[str, bool], str], venues: list[str]) -> None:
+    """Three rules of /search (the last two of /similar too) a schema cannot state: a cursor is a token the API
+    issued, a conference is one with papers, and page * page_size stays inside the result window. Valid
+    (positive) cases get a real cursor, real venues and a page inside the window; invalid (negative) cases
+    are sent as generated."""
     meta = case.meta
     if meta is None or not meta.generation.mode.is_positive:
         return
-    if case.operation.path == "/api/v1/similar":  # the same window rule, in the JSON body
+    if isinstance(case.query, dict):
+        _venues_with_papers(case.query, venues)
+    if case.operation.path == "/api/v1/similar":  # the same rules, in the JSON body
         body = case.body if isinstance(case.body, dict) else {}
+        _venues_with_papers(body, venues)
         page, size = body.get("page"), body.get("page_size", 20)
         if isinstance(page, (int, float)) and isinstance(size, (int, float)) and size > 0 and page * size > MAX_WINDOW:
             body["page"] = max(1, MAX_WINDOW // int(size))
@@ -120,21 +140,21 @@ def _keep_positive_cases_valid(case, cursors: dict[tuple[str, bool], str]) -> No
 
 @schema.exclude(path="/api/v1/admin/reindex").parametrize()
 @pytest.mark.timeout(600)
-def test_api_conforms_to_its_openapi_document(case, live_server, cursors):
-    _keep_positive_cases_valid(case, cursors)
+def test_api_conforms_to_its_openapi_document(case, live_server, cursors, venues):
+    _keep_positive_cases_valid(case, cursors, venues)
     response = case.call(base_url=live_server)
     SENT[case.operation.label][response.status_code] += 1
     case.validate_response(response)
 
 
-def test_stateful_sequences_conform(live_server, cursors):
+def test_stateful_sequences_conform(live_server, cursors, venues):
     """Chained calls over the document's links (a search's first hit into paper and similar,
     its cursor into the next page), valid and invalid requests."""
     base = schema.as_state_machine()
 
     class Workflow(base):  # type: ignore[misc, valid-type]
         def before_call(self, case):
-            _keep_positive_cases_valid(case, cursors)
+            _keep_positive_cases_valid(case, cursors, venues)
 
         def get_call_kwargs(self, case):
             return {"base_url": live_server}
