@@ -55,7 +55,8 @@ def test_the_edge_keys_by_the_canonical_query_njs_computes(tmp_path):
     assert "X-Paperlist-Edge" not in conf  # the app redirects no order any more: nothing to tell it
 
 
-@pytest.mark.skipif(not shutil.which("nginx", path="/usr/sbin:/usr/bin"), reason="Debian's nginx is not installed")
+@pytest.mark.skipif(not shutil.which("nginx", path="/usr/sbin:/usr/bin") or not NJS_MODULE.is_file(),
+                    reason="Debian's nginx or its njs module is not installed (paperlist up installs both)")
 def test_nginx_accepts_the_rendered_front(tmp_path):
     front = _front(tmp_path)
     conf = front.write_config()
