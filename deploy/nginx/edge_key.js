@@ -15,38 +15,86 @@
 // raw form behind a `!` (which no canonical query holds): it is its own entry, never another's
 // (the app answers it 400 anyway).
 
-function decode(part) {
-    return decodeURIComponent(part.replace(/\+/g, ' '));
+// A piece already in canonical form: a name and a value of characters urlencode keeps as they are
+// (and `+`, its space, in the value). Most pieces are; they are taken as they are, without decoding,
+// and a query of such pieces already in order (the app's own links) is its own canonical form.
+var PLAIN = /^[A-Za-z0-9_.~-]*=[A-Za-z0-9_.~+-]*$/;
+var ALL_PLAIN = /^[A-Za-z0-9_.~-]*=[A-Za-z0-9_.~+-]*(&[A-Za-z0-9_.~-]*=[A-Za-z0-9_.~+-]*)*$/;
+
+function inOrder(raw) {
+    var previous = '';
+    var start = 0;
+    while (start < raw.length) {
+        var name = raw.slice(start, raw.indexOf('=', start));
+        if (name < previous) {
+            return false;
+        }
+        previous = name;
+        var next = raw.indexOf('&', start);
+        start = next < 0 ? raw.length : next + 1;
+    }
+    return true;
 }
 
+// Each step only where it has something to do: a replace with a callback is the costly part.
+function decode(part) {
+    if (part.indexOf('+') >= 0) {
+        part = part.replace(/\+/g, ' ');
+    }
+    return part.indexOf('%') >= 0 ? decodeURIComponent(part) : part;
+}
+
+var KEPT_BY_JS = /[!'()*]/;  // what encodeURIComponent leaves and urlencode escapes
+
 function encode(text) {
-    return encodeURIComponent(text).replace(/[!'()*]/g, function (c) {
-        return '%' + c.charCodeAt(0).toString(16).toUpperCase();
-    }).replace(/%20/g, '+');
+    var out = encodeURIComponent(text);
+    if (KEPT_BY_JS.test(out)) {
+        out = out.replace(/[!'()*]/g, function (c) {
+            return '%' + c.charCodeAt(0).toString(16).toUpperCase();
+        });
+    }
+    return out.indexOf('%20') >= 0 ? out.replace(/%20/g, '+') : out;
 }
 
 function canonicalQuery(raw) {
+    if (ALL_PLAIN.test(raw) && inOrder(raw)) {
+        return raw;
+    }
     var pieces = raw.split('&');
     var pairs = [];
+    var sorted = true;
     try {
         for (var i = 0; i < pieces.length; i++) {
-            if (!pieces[i]) {
+            var piece = pieces[i];
+            if (!piece) {
                 continue;
             }
-            var at = pieces[i].indexOf('=');
-            var name = at < 0 ? pieces[i] : pieces[i].slice(0, at);
-            var value = at < 0 ? '' : pieces[i].slice(at + 1);
-            pairs.push([decode(name), decode(value), i]);
+            var at = piece.indexOf('=');
+            var name;
+            if (PLAIN.test(piece)) {
+                name = piece.slice(0, at);
+            } else {
+                name = decode(at < 0 ? piece : piece.slice(0, at));
+                piece = encode(name) + '=' + encode(at < 0 ? '' : decode(piece.slice(at + 1)));
+            }
+            if (pairs.length && name < pairs[pairs.length - 1][0]) {
+                sorted = false;
+            }
+            pairs.push([name, piece, pairs.length]);
         }
     } catch (e) {  // URIError: a malformed escape, or bytes that are not UTF-8
         return '!' + raw;
     }
-    pairs.sort(function (a, b) {
-        return a[0] < b[0] ? -1 : (a[0] > b[0] ? 1 : a[2] - b[2]);
-    });
-    return pairs.map(function (p) {
-        return encode(p[0]) + '=' + encode(p[1]);
-    }).join('&');
+    if (!sorted) {
+        pairs.sort(function (a, b) {
+            return a[0] < b[0] ? -1 : (a[0] > b[0] ? 1 : a[2] - b[2]);
+        });
+    }
+    var out = [];
+    for (var j = 0; j < pairs.length; j++) {
+        out.push(pairs[j][1]);
+    }
+    return out.join('&');
 }
 
 // The request's path as sent, then `?` and the canonical query when there is one.
