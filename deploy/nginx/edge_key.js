@@ -1,7 +1,7 @@
 // The edge cache's key for a request: its path as sent and its query in one canonical form.
 //
 // Loaded by njs (Debian's libnginx-mod-http-js; the official nginx image ships the module)
-// through `js_set $paperlist_edge_uri edge_key.uri` in paperlist.conf.template. A search is
+// through `js_set $paperlist_edge_query_uri edge_key.uri` in paperlist.conf.template. A search is
 // the same whatever order its parameters come in and however its spaces are written (`+` or
 // `%20`), so the edge keys all of them as one entry and answers every one directly: no
 // redirect to a canonical URL (the contract's "answers in whatever order ... without a
