@@ -17,6 +17,22 @@ def test_front_page_leads_with_the_newest_conference_year(fake_client):
     assert "Graph Neural Networks at Scale" in html and 'href="/conferences/neurips/2024"' in html
 
 
+def test_a_partial_newest_edition_is_a_preview_on_the_front_page_and_its_year_page(fake_reads):
+    from fake_reads import PAPERS, _paper, fake_app
+
+    fake_reads.papers = [*PAPERS, *(_paper(10 + i, f"Complete Paper {i}", "neurips", 2025) for i in range(6)),
+                         _paper(20, "An Early Paper", "neurips", 2026)]
+    client = fake_app(fake_reads).test_client()
+    html = _html(client.get("/"))
+    assert re.search(r"Newest: NeurIPS 2025 <span class=\"count\">6 papers", html)
+    assert "Complete Paper 0" in html and "An Early Paper" not in html
+    assert ('Under way: <a href="/conferences/neurips/2026">NeurIPS 2026</a>, '
+            "a preview: 1 of NeurIPS 2026’s papers so far.") in html
+    html = _html(client.get("/conferences/neurips/2026"))
+    assert "A preview: 1 of NeurIPS 2026’s papers so far" in html and "2026 <span class=\"count\">(1 so far)" in html
+    assert "preview" not in _html(client.get("/conferences/neurips/2025"))
+
+
 def test_results_list_the_matches_with_facets_and_trends(fake_client, fake_reads):
     html = _html(fake_client.get("/search", query_string={"q": "graph"}))
     assert "Graph Attention Networks" in html and "Graph Neural Networks at Scale" in html
