@@ -33,6 +33,22 @@ def test_a_partial_newest_edition_is_a_preview_on_the_front_page_and_its_year_pa
     assert "preview" not in _html(client.get("/conferences/neurips/2025"))
 
 
+def test_a_venue_year_without_review_scores_says_so_and_offers_no_rating_sort(fake_client):
+    html = _html(fake_client.get("/conferences/neurips/2024"))
+    assert "No histogram of review ratings: the source has no review scores for NeurIPS 2024." in html
+    assert re.search(r'class="note source-lacks">The source lists [^<]*no review scores for NeurIPS 2024', html)
+    assert '<option value="rating" disabled >By review rating — none for NeurIPS 2024</option>' in html
+    # Asked for anyway (a shared link): the list says it is not by rating.
+    html = _html(fake_client.get("/conferences/neurips/2024", query_string={"sort": "rating"}))
+    assert "None of these papers has review scores (the source has none for NeurIPS 2024)" in html
+    # A venue-year with scores: a histogram with its legend, and the sort offered.
+    html = _html(fake_client.get("/conferences/iclr/2018"))
+    assert '<ul class="legend" aria-hidden="true"><li><span class="swatch seg-poster"></span>Poster</li>' in html
+    assert "no review scores" not in html and "No histogram" not in html
+    assert '<option value="rating" >By review rating, where known</option>' in html
+    assert "sort-note" not in _html(fake_client.get("/conferences/iclr/2018", query_string={"sort": "rating"}))
+
+
 def test_results_list_the_matches_with_facets_and_trends(fake_client, fake_reads):
     html = _html(fake_client.get("/search", query_string={"q": "graph"}))
     assert "Graph Attention Networks" in html and "Graph Neural Networks at Scale" in html
