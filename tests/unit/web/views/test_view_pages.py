@@ -89,6 +89,38 @@ def test_a_paper_page_shows_its_details_bibtex_and_neighbours(fake_client):
     assert 'href="/authors/Ada%20Lovelace"' in html
 
 
+def test_a_paper_page_has_its_links_under_the_authors_and_marks_versions_of_itself(fake_reads):
+    from fake_reads import PAPERS, _paper, fake_app
+
+    journal = _paper(30, "Graph attention networks", "jmlr", 2019, authors=("Ada Lovelace",))
+    namesake = _paper(31, "Graph Attention Networks", "icml", 2020, authors=("Someone Else",))
+    fake_reads.papers = [*PAPERS, journal, namesake]
+    html = _html(fake_app(fake_reads).test_client().get("/papers/iclr-2018-p1"))
+    authors, actions = html.index('class="author-list"'), html.index('class="paper-actions"')
+    assert authors < actions < html.index('id="abstract-heading"')
+    row = html[actions:html.index("</ul>", actions)]
+    assert re.findall(r">([^<>]+)</a></li>", row) == ["PDF", "BibTeX"] and 'href="#bibtex-heading"' in row
+    similar = html[html.index('id="similar-heading"'):]
+    cards = similar.split('<article class="paper-card">')[1:]
+    marked = [c for c in cards if "Another version of this paper" in c]
+    assert len(marked) == 1 and "JMLR 2019" in marked[0]  # the same title by someone else is not one
+
+
+def test_a_long_author_list_folds_after_the_first_few(fake_reads):
+    from fake_reads import PAPERS, _paper, fake_app
+    from services.search.limits import PAPER_AUTHORS_SHOWN
+
+    many = tuple(f"Author {i}" for i in range(PAPER_AUTHORS_SHOWN + 5))
+    fake_reads.papers = [*PAPERS, _paper(40, "A Big Collaboration", "icml", 2024, authors=many),
+                         _paper(41, "A Slightly Bigger Team", "icml", 2024, authors=many[:PAPER_AUTHORS_SHOWN + 2])]
+    client = fake_app(fake_reads).test_client()
+    html = _html(client.get("/papers/icml-2024-p40"))
+    first = html[:html.index('class="more-authors"')]
+    assert f">Author {PAPER_AUTHORS_SHOWN - 1}</a>" in first and f">Author {PAPER_AUTHORS_SHOWN}</a>" not in first
+    assert "<summary>and 5 more authors</summary>" in html and ">Author 12</a>" in html
+    assert "more-authors" not in _html(client.get("/papers/icml-2024-p41"))  # two more are simply shown
+
+
 def test_an_unknown_paper_is_a_404_page(fake_client):
     resp = fake_client.get("/papers/nope")
     assert resp.status_code == 404 and "No paper with id" in resp.get_data(as_text=True)
