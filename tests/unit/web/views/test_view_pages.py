@@ -121,6 +121,14 @@ def test_a_long_author_list_folds_after_the_first_few(fake_reads):
     assert "more-authors" not in _html(client.get("/papers/icml-2024-p41"))  # two more are simply shown
 
 
+@pytest.mark.parametrize("q, heading", [('"graph attention"', "“graph attention”"), ("graph", "“graph”"),
+                                        ('"graph" attention', "“&#34;graph&#34; attention”")])
+def test_a_phrase_query_is_quoted_once_in_the_heading(fake_client, q, heading):
+    html = _html(fake_client.get("/search", query_string={"q": q}))
+    assert f'id="results-heading">{heading}</h1>' in html
+    assert f'<span class="for-query"> for {heading}</span>' in html
+
+
 def test_an_unknown_paper_is_a_404_page(fake_client):
     resp = fake_client.get("/papers/nope")
     assert resp.status_code == 404 and "No paper with id" in resp.get_data(as_text=True)
