@@ -29,7 +29,7 @@ def test_a_partial_newest_edition_is_a_preview_on_the_front_page_and_its_year_pa
     assert ('Under way: <a href="/conferences/neurips/2026">NeurIPS 2026</a>, '
             "a preview: 1 of NeurIPS 2026’s papers so far.") in html
     html = _html(client.get("/conferences/neurips/2026"))
-    assert "A preview: 1 of NeurIPS 2026’s papers so far" in html and "2026 <span class=\"count\">(1 so far)" in html
+    assert "A preview: 1 of NeurIPS 2026’s papers so far" in html and "2026 <span class=\"count so-far\">(1 so far)" in html
     assert "preview" not in _html(client.get("/conferences/neurips/2025"))
 
 
