@@ -100,9 +100,9 @@ def listed_total(text: str) -> int:
 
 def _facet_counts(text: str, facet: str) -> list[tuple[str, str, bool, int]]:
     """(href, value, selected, count) of each listed value of one facet."""
-    rows = re.findall(r'<a href="([^"]+)" data-facet="%s" data-value="([^"]*)" role="checkbox" '
-                      r'aria-checked="(true|false)">.*?<span class="count"><span class="visually-hidden">\(</span>'
-                      r'([\d,]+)' % re.escape(facet), text, re.S)
+    section = re.search(r'<section class="facet"[^>]* data-facet="%s">.*?</section>' % re.escape(facet), text, re.S)
+    rows = re.findall(r'<a href="([^"]+)" data-value="([^"]*)" role="checkbox" aria-checked="(true|false)">'
+                      r'.*?<span class="count">([\d,]+)', section.group(0) if section else "", re.S)
     return [(unescape(href), unescape(value), selected == "true", number(n)) for href, value, selected, n in rows]
 
 

@@ -102,11 +102,11 @@ def _screenshot(page, name: str, *, full_page: bool = False) -> Path:
 
 def _click_first_facet(page, facet: str) -> str:
     """Click the first unselected value of a facet; it must end up selected and in the URL."""
-    link = page.locator(f'.facet a[data-facet="{facet}"][aria-checked="false"]').first
+    link = page.locator(f'.facet[data-facet="{facet}"] a[aria-checked="false"]').first
     value = link.get_attribute("data-value")
     link.click()
     expect(page).to_have_url(re.compile(rf"{facet}={value}"))
-    expect(page.locator(f'.facet a[data-facet="{facet}"][data-value="{value}"]')).to_have_attribute(
+    expect(page.locator(f'.facet[data-facet="{facet}"] a[data-value="{value}"]')).to_have_attribute(
         "aria-checked", "true")
     return value
 
@@ -155,7 +155,7 @@ def test_search_facets_paper_bibtex_and_author(browser_context, live_server):
     page.reload()
     assert not _still_same_document(page)  # a real reload this time
     assert page.url == url and _total(page) == narrowed and _titles(page) == titles
-    expect(page.locator(f'.facet a[data-facet="year"][data-value="{year_value}"]')).to_have_attribute(
+    expect(page.locator(f'.facet[data-facet="year"] a[data-value="{year_value}"]')).to_have_attribute(
         "aria-checked", "true")
 
     # Back undoes the year facet in place.
@@ -266,11 +266,11 @@ def test_without_javascript_search_and_facets_still_work(browser_context):
     total = _total(page)
     assert total > 10
 
-    conference = page.locator('.facet a[data-facet="conference"]').first
+    conference = page.locator('.facet[data-facet="conference"] a').first
     slug = conference.get_attribute("data-value")
     conference.click()
     expect(page).to_have_url(re.compile(rf"conference={slug}"))
-    expect(page.locator(f'.facet a[data-facet="conference"][data-value="{slug}"]')).to_have_attribute(
+    expect(page.locator(f'.facet[data-facet="conference"] a[data-value="{slug}"]')).to_have_attribute(
         "aria-checked", "true")
     assert 0 < _total(page) < total
 
@@ -309,7 +309,7 @@ def test_narrow_screen_results_and_paper(browser_context):
     _screenshot(page, "results-narrow")
     page.locator("[data-filters-panel] > summary").click()
     expect(page.locator(".facet").first).to_be_visible()
-    page.locator('.facet a[data-facet="year"]').first.click()
+    page.locator('.facet[data-facet="year"] a').first.click()
     expect(page).to_have_url(re.compile(r"year=\d{4}"))
     # A drawer: the choice closes it, and the narrowed results are in view.
     expect(panel).not_to_have_attribute("open", "")
@@ -352,7 +352,7 @@ def test_the_venues_index_shows_the_kind_and_filters_by_it(browser_context, widt
     page.get_by_role("link", name="journals only").click()
     expect(page).to_have_url(re.compile(r"kind=journal"))
     expect(page.locator(".chips .chip", has_text="Venue type: Journal")).to_be_visible()
-    facet = page.locator('.facet a[data-facet="kind"][data-value="journal"]')
+    facet = page.locator('.facet[data-facet="kind"] a[data-value="journal"]')
     expect(facet).to_have_attribute("aria-checked", "true")
     assert _total(page) >= 3
     assert page.errors == []
@@ -427,13 +427,13 @@ def test_accessibility_basics(browser_context):
     expect(skip).to_be_focused()
     assert page.evaluate("getComputedStyle(document.activeElement).left") == "0px"
     # Facet checkboxes: focus is visible and Space toggles them.
-    facet = page.locator('.facet a[data-facet="conference"]').first
+    facet = page.locator('.facet[data-facet="conference"] a').first
     value = facet.get_attribute("data-value")
     facet.focus()
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
     page.keyboard.press("Space")
     expect(page).to_have_url(re.compile(rf"conference={value}"))
-    expect(page.locator(f'.facet a[data-facet="conference"][data-value="{value}"]')).to_be_focused()
+    expect(page.locator(f'.facet[data-facet="conference"] a[data-value="{value}"]')).to_be_focused()
     assert page.errors == []
 
 
@@ -467,7 +467,7 @@ def test_a_trends_bar_click_filters_the_results(browser_context):
     page = browser_context()
     page.goto("/search?q=learning")
     page.locator("details.trends > summary").click()  # folded by default: results first
-    bar = page.locator(".trends a.chart-link").filter(has=page.locator("rect")).first
+    bar = page.locator(".trends svg.chart a").filter(has=page.locator("rect")).first
     label = bar.locator("title").text_content()  # "NeurIPS 2024: 1,234 papers" (an SVG title is not rendered text)
     expected = int(re.search(r"([\d,]+) papers?$", label).group(1).replace(",", ""))
     bar.click()

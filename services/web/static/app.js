@@ -31,7 +31,8 @@ function pageTitle(url) {
 function focusKey(root) {
   const el = document.activeElement;
   if (!el || !root.contains(el)) { return null; }
-  if (el.hasAttribute("data-facet")) { return { facet: el.getAttribute("data-facet"), value: el.getAttribute("data-value") }; }
+  const facet = el.hasAttribute("data-value") && el.closest("[data-facet]");
+  if (facet) { return { facet: facet.getAttribute("data-facet"), value: el.getAttribute("data-value") }; }
   return { other: true };
 }
 
@@ -39,7 +40,7 @@ function restoreFocus(root, key) {
   if (!key || (document.activeElement && document.activeElement !== document.body && root.contains(document.activeElement))) { return; }
   let target = null;
   if (key.facet && window.CSS && CSS.escape) {
-    target = $('[data-facet="' + CSS.escape(key.facet) + '"][data-value="' + CSS.escape(key.value || "") + '"]', root);
+    target = $('[data-facet="' + CSS.escape(key.facet) + '"] [data-value="' + CSS.escape(key.value || "") + '"]', root);
   }
   target = target || $("#results-heading", root);
   if (target) {
@@ -370,7 +371,7 @@ function showCount(total) {
    (the mark's own tooltip, which needs a steady mouse and no keyboard). */
 function initChartReadouts() {
   const show = (ev) => {
-    const mark = ev.target.closest && ev.target.closest("[data-chart] .chart-link");
+    const mark = ev.target.closest && ev.target.closest("[data-chart] a");
     const chart = mark && mark.closest("[data-chart]");
     const readout = chart && chart.nextElementSibling;
     if (!readout || !readout.matches("[data-chart-readout]")) { return; }
