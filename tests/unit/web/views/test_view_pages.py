@@ -129,6 +129,20 @@ def test_a_phrase_query_is_quoted_once_in_the_heading(fake_client, q, heading):
     assert f'<span class="for-query"> for {heading}</span>' in html
 
 
+def test_an_author_page_links_all_the_papers_at_its_top_when_it_lists_only_some(fake_reads):
+    from fake_reads import PAPERS, _paper, fake_app
+    from services.search.limits import AUTHOR_PAGE_PAPERS
+
+    fake_reads.papers = [*PAPERS, *(_paper(100 + i, f"Paper {i}", "icml", 2024, authors=("Prolific Person",))
+                                    for i in range(AUTHOR_PAGE_PAPERS + 3))]
+    client = fake_app(fake_reads).test_client()
+    html = _html(client.get("/authors/Prolific Person"))
+    top = html.index(f'All {AUTHOR_PAGE_PAPERS + 3:,} papers →')
+    assert top < html.index('class="profile-grid"') and top < html.index('class="paper-list"')
+    assert f"(the newest {AUTHOR_PAGE_PAPERS:,} are listed here)" in html
+    assert "All 1 papers" not in _html(client.get("/authors/Kaiming He"))  # a whole list needs no link
+
+
 def test_an_unknown_paper_is_a_404_page(fake_client):
     resp = fake_client.get("/papers/nope")
     assert resp.status_code == 404 and "No paper with id" in resp.get_data(as_text=True)
