@@ -112,7 +112,8 @@ def check_conference_year(site: Site, slug: str, year: int, report: CountReport)
     text = html(site, where)
     report.pages += 1
     listed = listed_total(text)
-    strip = re.search(r'href="%s"[^>]*>%d <span class="count">\(([\d,]+)\)' % (re.escape(where), year), text)
+    strip = re.search(r'href="%s"[^>]*>%d <span class="count[^"]*">\(([\d,]+)(?: so far)?\)' % (re.escape(where), year),
+                      text)
     report.expect(where, "the year strip", number(strip.group(1)), listed)
     for facet in ("conference", "year"):
         selected = [n for _, value, chosen, n in _facet_counts(text, facet) if chosen]

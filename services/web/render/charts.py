@@ -204,7 +204,9 @@ def _papers(n: int) -> str:
 def stacked_years(counts: Mapping[tuple[str, int], int], keys: Sequence[str], label_of: Callable[[str], str],
                   cell_href: Callable[[str, int], str], year_href: Callable[[int], str], *,
                   label: str, height: int = 240, current_year: int | None = None) -> Chart:
-    """Bars per year, stacked by key (``keys`` in stacking order, the largest first), on a time axis.
+    """Bars per year, stacked by key (``keys`` in stacking order, the largest first), on a time axis: the
+    first keys one colour each, the rest one grey "Others" segment a year (their slivers are too thin to
+    see or click; the tables give each).
 
     The year still under way (``current_year``, this year unless given) and any later one is drawn
     lighter with a dashed outline, which the legend's last key names ("2026 so far").
@@ -222,19 +224,25 @@ def stacked_years(counts: Mapping[tuple[str, int], int], keys: Sequence[str], la
     bottom = height - BOTTOM
     scale = _y_axis(chart, ticks, TOP, bottom)
     slot, bar = _slots(years)
+    named, others = keys[:len(PALETTE)], keys[len(PALETTE):]
     for i, year in enumerate(years):
         x = round(i * slot + (slot - bar) / 2, 3)
         y = bottom
         partial = year >= partial_from
-        for key in keys:
-            n = counts.get((key, year), 0)
+        so_far = " so far" if partial else ""
+        # The named keys one segment each; the rest one grey "Others" segment (linked to the year).
+        rest = [counts.get((k, year), 0) for k in others]
+        segments = [(counts.get((k, year), 0), fills[k], f"{label_of(k)} {year}{so_far}", cell_href(k, year))
+                    for k in named]
+        segments.append((sum(rest), OTHER, f"Others {year}{so_far} ({sum(1 for n in rest if n)} more venues)",
+                         year_href(year)))
+        for n, fill, what, href in segments:
             if not n:
                 continue
             h = n * scale
             y -= h
-            chart.marks.append(Mark(x, round(y, 2), round(bar, 3), round(h, 2), fills[key],
-                                    f"{label_of(key)} {year}{' so far' if partial else ''}: {_papers(n)}",
-                                    cell_href(key, year), PARTIAL_OPACITY if partial else 1.0, partial))
+            chart.marks.append(Mark(x, round(y, 2), round(bar, 3), round(h, 2), fill, f"{what}: {_papers(n)}",
+                                    href, PARTIAL_OPACITY if partial else 1.0, partial))
     _year_labels(chart, years, linked=lambda y: year_href(y) if totals[y] else None, partial_from=partial_from)
     if years:
         chart.description = (f"Stacked bars of papers per year from {years[0]} to {years[-1]}, one colour per "

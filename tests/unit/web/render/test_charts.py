@@ -101,6 +101,16 @@ def test_the_legend_names_each_colour_and_the_year_under_way():
     assert [s.fill for s in bars.legend[:8]] == list(charts.PALETTE) and bars.legend[-1].partial
 
 
+def test_venues_past_the_palette_are_one_grey_segment_a_year():
+    keys = [f"v{i}" for i in range(len(charts.PALETTE) + 3)]
+    chart = charts.stacked_years({(k, 2024): 10 + i for i, k in enumerate(keys)}, keys, str.upper,
+                                 lambda c, y: f"/c/{c}/{y}", lambda y: f"/y/{y}", label="x", current_year=NOW)
+    assert len(chart.marks) == len(charts.PALETTE) + 1
+    rest = chart.marks[-1]
+    assert rest.fill == charts.OTHER and rest.href == "/y/2024"
+    assert rest.title == "Others 2024 (3 more venues): 57 papers"  # 18 + 19 + 20
+
+
 def test_the_heatmap_rows_have_whole_labels_and_a_cell_a_year():
     topics = sorted((t.slug for t in taxonomy.TOPICS), key=lambda s: -len(taxonomy.label(s)))[:3]
     grid = charts.heatmap({(t, y): 1 + i for i, t in enumerate(topics) for y in (2013, 2015)}, topics,
