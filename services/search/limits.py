@@ -22,6 +22,7 @@ AUTHOR_PAGE_PAPERS = 200   # papers an author page lists (a search for the autho
 FRONT_PAGE_PAPERS = 20     # papers of the newest conference-year on the front page
 PAPER_AUTHORS_SHOWN = 8    # authors a paper page lists before folding the rest (when more than two are left),
                            # so its row of links stays in the first screen of a phone
+PHONE_YEARS_SHOWN = 10     # years of a venue's "Years:" row a phone shows before "all N years" (NeurIPS has 40)
 NEWEST_MIN_PAPERS = 20     # a venue's first edition with fewer papers is a preview (a stray early record, not a list)
 COMPLETE_SHARE = 0.5       # a venue's newest edition with fewer papers than this share of its previous one is a
                            # preview ("20 of NeurIPS 2026's papers so far"): it never leads the front page

@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from services.search.limits import MAX_SHARED_URL
+from services.search.limits import MAX_SHARED_URL, PHONE_YEARS_SHOWN
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
@@ -665,6 +665,12 @@ def test_the_front_page_leads_with_a_complete_edition_and_names_a_preview_as_one
     expect(note).to_be_in_viewport()
     expect(page.locator(".year-links a[aria-current=page]")).to_contain_text("(20 so far)")
     _screenshot(page, f"preview-year-{width}")
+    # A phone's row of years: the newest ten on view (no hidden sideways scroller), the rest on asking.
+    years = page.locator(".year-links a")
+    if width < 800:
+        assert sum(years.nth(i).is_visible() for i in range(years.count())) == PHONE_YEARS_SHOWN < years.count()
+        page.locator("[data-more-years]").click()
+    assert all(years.nth(i).is_visible() for i in range(years.count()))
     assert page.errors == []
 
 
@@ -753,7 +759,7 @@ def test_the_trends_chart_starts_at_its_first_substantial_year_and_uses_the_pane
     years = [int(t) for t in labels if t.isdigit()]
     assert years[0] >= first and min(years) - first < 5  # labels start at (or just after) the first year
     marks = chart.locator("a rect title").all_text_contents()
-    assert min(int(re.search(r" (\d{4})(?: so far)?:", m).group(1)) for m in marks) == first
+    assert min(int(re.search(r"\b(\d{4})\b", m).group(1)) for m in marks) == first  # "ICML 2019: 3 papers"
     expect(page.locator(".trends figcaption").first).to_contain_text(f"From {first}:")
     panel, drawn = page.locator("details.trends").bounding_box(), chart.bounding_box()
     assert drawn["width"] >= 0.9 * (panel["width"] - 32), (drawn, panel)  # the panel's width, less its padding

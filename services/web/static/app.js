@@ -362,6 +362,14 @@ function initFilterPanel() {
   });
 }
 
+/* A phone's row of a venue's years shows the newest; "all N years" shows the rest. */
+function initMoreYears() {
+  document.addEventListener("click", (ev) => {
+    const button = ev.target.closest && ev.target.closest("[data-more-years]");
+    if (button) { button.closest(".year-links").classList.add("all"); }
+  });
+}
+
 /* The count the filter panel's button shows, after an in-place update. */
 function showCount(total) {
   for (const el of $all("[data-results-count]")) { el.textContent = Number(total).toLocaleString("en-US"); }
@@ -424,3 +432,4 @@ foldOnNarrow(document);
 initCopy();
 initSlashKey();
 initChartReadouts();
+initMoreYears();
