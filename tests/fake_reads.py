@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from services.search import conferences, taxonomy
-from services.search.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
 from services.search.facets import FacetValue
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
 from services.search.model import Author, Links, Paper, ReviewScore
@@ -154,11 +154,11 @@ class FakeReads:
         self._note("overview", newest)
         confs = [s for s in (self._summary(c) for c in sorted({p.conference for p in self.papers})) if s]
         topics = Counter(t for p in self._listed() for t in p.topics)
-        latest = max(self._listed(), key=lambda p: p.year)
-        lead = [p for p in self._listed() if (p.conference, p.year) == (latest.conference, latest.year)]
+        venue = newest_conference_year(confs)
+        lead = [p for p in self._listed() if (p.conference, p.year) == venue]
         return Overview(len(self._listed()), confs, [(t, taxonomy.label(t), n) for t, n in topics.most_common()],
-                        lead[:newest] if newest else [], (latest.conference, latest.year) if newest else None,
-                        len(lead) if newest else 0)
+                        lead[:newest] if newest else [], venue if newest else None,
+                        len(lead) if newest else 0, previews_after(confs, venue))
 
     def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile:
         self._note("author", name, size)

@@ -100,9 +100,9 @@ def listed_total(text: str) -> int:
 
 def _facet_counts(text: str, facet: str) -> list[tuple[str, str, bool, int]]:
     """(href, value, selected, count) of each listed value of one facet."""
-    rows = re.findall(r'<a href="([^"]+)" data-facet="%s" data-value="([^"]*)" role="checkbox" '
-                      r'aria-checked="(true|false)">.*?<span class="count"><span class="visually-hidden">\(</span>'
-                      r'([\d,]+)' % re.escape(facet), text, re.S)
+    section = re.search(r'<section class="facet"[^>]* data-facet="%s">.*?</section>' % re.escape(facet), text, re.S)
+    rows = re.findall(r'<a href="([^"]+)" data-value="([^"]*)" role="checkbox" aria-checked="(true|false)">'
+                      r'.*?<span class="count">([\d,]+)', section.group(0) if section else "", re.S)
     return [(unescape(href), unescape(value), selected == "true", number(n)) for href, value, selected, n in rows]
 
 
@@ -112,7 +112,8 @@ def check_conference_year(site: Site, slug: str, year: int, report: CountReport)
     text = html(site, where)
     report.pages += 1
     listed = listed_total(text)
-    strip = re.search(r'href="%s"[^>]*>%d <span class="count">\(([\d,]+)\)' % (re.escape(where), year), text)
+    strip = re.search(r'href="%s"[^>]*>%d <span class="count[^"]*">\(([\d,]+)(?: so far)?\)' % (re.escape(where), year),
+                      text)
     report.expect(where, "the year strip", number(strip.group(1)), listed)
     for facet in ("conference", "year"):
         selected = [n for _, value, chosen, n in _facet_counts(text, facet) if chosen]

@@ -1,5 +1,6 @@
 """Author page figures computed from what Elasticsearch returns: co-authors merged by key,
-the canonical spelling of a name, and whether a name looks shared by several people.
+the canonical spelling of a name, whether a name looks shared by several people, and
+whether two records are versions of one work.
 
 No disambiguation: these only group spellings and describe the papers found.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .model import Paper
+from .model import Paper, title_key
 from .name_keys import author_key, coauthor_key
 
 # A name looks shared when its papers fall into two groups that share no co-author and no
@@ -79,3 +80,13 @@ def looks_shared(name: str, papers: list[Paper]) -> bool:
     if len(ranked) < 2:
         return False
     return ranked[1] >= SHARED_MIN_PAPERS and ranked[1] >= SHARED_MIN_SHARE * ranked[0]
+
+
+def same_work(a: Paper, b: Paper) -> bool:
+    """Are two records versions of one work (a COLT paper and its JMLR article, a workshop paper and
+    its main-track one)? The same normalised title (:func:`~.model.title_key`) and at least one
+    author in common (by :func:`~.name_keys.coauthor_key`): a title alone is not enough, short
+    titles repeat across unrelated papers."""
+    if a.paper_id == b.paper_id or not title_key(a.title) or title_key(a.title) != title_key(b.title):
+        return False
+    return bool({coauthor_key(n) for n in a.author_names} & {coauthor_key(n) for n in b.author_names})

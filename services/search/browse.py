@@ -1,12 +1,13 @@
 """What the browse pages show (front page, conference and author pages): typed answers of
-:class:`~.service.PaperSearch`, and which conference-year the front page leads with."""
+:class:`~.service.PaperSearch`, which conference-year the front page leads with, and which
+editions are previews (partial lists), all decided from the counts the index gives."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from . import conferences
-from .limits import NEWEST_MIN_ABSTRACTS, NEWEST_MIN_PAPERS
+from .limits import COMPLETE_SHARE, LEAD_MIN_SHARE, NEWEST_MIN_ABSTRACTS, NEWEST_MIN_PAPERS
 from .model import Paper
 
 
@@ -39,6 +40,22 @@ class ConferenceSummary:
         """A journal's volume number of ``year``, where its volumes go by year (the catalogue's)."""
         return conferences.lookup(self.slug).volume(year)
 
+    def is_preview(self, year: int) -> bool:
+        """Is ``year`` a partial list: the venue's newest edition with fewer papers than
+        :data:`~.limits.COMPLETE_SHARE` of its previous one (a first edition: fewer than
+        :data:`~.limits.NEWEST_MIN_PAPERS`)? NeurIPS 2026's 20 papers beside 2025's 5,823 are a
+        preview of it, not the edition; an older year is never one (its list is all there is)."""
+        listed = sorted(((y, n) for y, n in self.years if n), reverse=True)
+        if not listed or listed[0][0] != year:
+            return False
+        if len(listed) == 1:
+            return listed[0][1] < NEWEST_MIN_PAPERS
+        return listed[0][1] < COMPLETE_SHARE * listed[1][1]
+
+    def papers_in(self, year: int) -> int:
+        """Listed papers of ``year`` (0 when none)."""
+        return dict(self.years).get(year, 0)
+
 
 @dataclass
 class AuthorProfile:
@@ -63,28 +80,52 @@ class Overview:
     newest: list[Paper] = field(default_factory=list)
     newest_venue: tuple[str, int] | None = None  # (slug, year) the front page leads with
     newest_count: int = 0
+    previews: list[tuple[str, int, int]] = field(default_factory=list)  # (slug, year, papers) held after the lead
+
+    def summary(self, slug: str) -> ConferenceSummary | None:
+        return next((c for c in self.conferences if c.slug == slug), None)
 
 
-def newest_conference_year(confs: list[ConferenceSummary], minimum: int = NEWEST_MIN_PAPERS,
-                           covered: float = NEWEST_MIN_ABSTRACTS) -> tuple[str, int] | None:
-    """The conference-year the front page leads with: the most recently held one with enough papers.
+def _held(c: ConferenceSummary, year: int) -> tuple[int, int]:
+    """When an edition is held, as (year, month): the catalogue's month, mid-year when it gives none."""
+    return year, conferences.lookup(c.slug).month or 6
+
+
+def newest_conference_year(confs: list[ConferenceSummary], covered: float = NEWEST_MIN_ABSTRACTS,
+                           share: float = LEAD_MIN_SHARE) -> tuple[str, int] | None:
+    """The conference-year the front page leads with: the most recently held complete edition that matters.
 
     - Conferences only (journals publish all year round and have no edition to lead with).
-    - Conference-years with at least ``minimum`` listed papers (a handful of early records of a
-      later year do not win), or any when none has that many.
+    - Complete editions: not a preview (:meth:`ConferenceSummary.is_preview`: a partial list, a
+      stray early record), or any when every edition is one.
     - The newest year; within it, when some edition has abstracts for at least ``covered`` of
       its papers, only such editions: a list of titles without abstracts never leads while a
       better-covered edition of the same year exists.
+    - Of those, the editions with at least ``share`` of the biggest one's papers: a small
+      edition held late in the year does not lead over a major one held earlier.
     - Then the month the venue is usually held (the catalogue's ``month``; unknown venues count
       as mid-year), so NeurIPS (December) comes after ICLR (April) of the same year.
     """
     held = [c for c in confs if c.kind == "conference"]
-    candidates = [(c, year, n) for c in held for year, n in c.years if n >= minimum] or \
-        [(c, year, n) for c in held for year, n in c.years]
+    everything = [(c, year, n) for c in held for year, n in c.years if n]
+    candidates = [(c, year, n) for c, year, n in everything if not c.is_preview(year)] or everything
     if not candidates:
         return None
     season = max(year for _, year, _ in candidates)
     editions = [(c, n) for c, year, n in candidates if year == season]
     editions = [(c, n) for c, n in editions if c.abstracts.get(season, 0) >= covered * n] or editions
-    lead, _ = max(editions, key=lambda e: (conferences.lookup(e[0].slug).month or 6, e[1], e[0].slug))
+    biggest = max(n for _, n in editions)
+    editions = [(c, n) for c, n in editions if n >= share * biggest]
+    lead, _ = max(editions, key=lambda e: (_held(e[0], season), e[1], e[0].slug))
     return lead.slug, season
+
+
+def previews_after(confs: list[ConferenceSummary], lead: tuple[str, int] | None) -> list[tuple[str, int, int]]:
+    """The conferences' previews (partial newest editions) held after the lead, newest first, as
+    (slug, year, papers): what the front page names beside its lead, as what they are."""
+    by_slug = {c.slug: c for c in confs}
+    after = _held(by_slug[lead[0]], lead[1]) if lead and lead[0] in by_slug else (0, 0)
+    found = [(c, year, n) for c in confs if c.kind == "conference"
+             for year, n in c.years if n and c.is_preview(year) and _held(c, year) > after]
+    found.sort(key=lambda e: (_held(e[0], e[1]), e[0].slug), reverse=True)
+    return [(c.slug, year, n) for c, year, n in found]

@@ -24,9 +24,16 @@ MAX_PREFIX_TERMS = 8       # ``prefix*`` terms of one query run as prefixes; lat
 PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scoring ones)
 AUTHOR_PAGE_PAPERS = 200   # papers an author page lists (a search for the author lists them all)
 FRONT_PAGE_PAPERS = 20     # papers of the newest conference-year on the front page
-NEWEST_MIN_PAPERS = 20     # a conference-year leads the front page only with this many papers (not a stray record)
-NEWEST_MIN_ABSTRACTS = 0.5  # ... and, when an edition of the same year has abstracts for this share of its
+PAPER_AUTHORS_SHOWN = 8    # authors a paper page lists before folding the rest (when more than two are left),
+                           # so its row of links stays in the first screen of a phone
+PHONE_YEARS_SHOWN = 10     # years of a venue's "Years:" row a phone shows before "all N years" (NeurIPS has 40)
+NEWEST_MIN_PAPERS = 20     # a venue's first edition with fewer papers is a preview (a stray early record, not a list)
+COMPLETE_SHARE = 0.5       # a venue's newest edition with fewer papers than this share of its previous one is a
+                           # preview ("20 of NeurIPS 2026's papers so far"): it never leads the front page
+NEWEST_MIN_ABSTRACTS = 0.5  # the lead: when an edition of the same year has abstracts for this share of its
                            # papers, only such an edition (never a title-only list before a covered one)
+LEAD_MIN_SHARE = 0.25      # ... and only an edition with at least this share of the biggest such edition of its
+                           # year (IJCAI 2026's 953 papers, held in August, do not lead over ICML 2026's 6,628 of July)
 MAX_SIMILAR_TEXT = 5000    # characters of the text "papers like this" embeds (POST /api/v1/similar, /similar)
 MAX_SHARED_URL = 3000      # bytes of a shareable ``/similar?text=…`` link (well within MAX_REQUEST_LINE);
                            # a longer text is sent by POST and its results have no link

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +68,22 @@ class SearchResults:
         return encode_cursor(self.request.sort, self.hits[-1].sort)
 
 
+# A hyphenated word of a query ("in-context"): matched as one compound, marked as one.
+_QUERY_COMPOUND = re.compile(r"\w+(?:-\w+)+")
+
+
+def whole_compounds(html: str, query: str) -> str:
+    """Highlights that mark a query's hyphenated word whole: Elasticsearch marks the terms it
+    matched, so "in-context learning" (whose "in" is a stop word) comes back as
+    ``In-<mark>Context Learning</mark>``; the mark is moved to the compound's start."""
+    for compound in dict.fromkeys(_QUERY_COMPOUND.findall(query)):
+        parts = compound.split("-")
+        for k in range(1, len(parts)):
+            head, rest = "-".join(parts[:k]) + "-", "-".join(parts[k:])
+            html = re.sub(rf"(?i)(?<![\w-])({re.escape(head)})<mark>(?={re.escape(rest)}(?![\w-]))", r"<mark>\1", html)
+    return html
+
+
 def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
     hits = []
     for h in resp["hits"]["hits"]:
@@ -74,8 +91,8 @@ def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
         paper = from_source(h["_source"])
         hits.append(Hit(
             paper=paper,
-            title_html=(hl.get("title") or [""])[0],
-            snippet_html=(hl.get("abstract") or [""])[0],
+            title_html=whole_compounds((hl.get("title") or [""])[0], req.q),
+            snippet_html=whole_compounds((hl.get("abstract") or [""])[0], req.q),
             sort=tuple(h.get("sort") or ()),
         ))
     results = SearchResults(req, resp["hits"]["total"]["value"], hits, took_ms=resp.get("took", 0))

@@ -19,7 +19,7 @@ from elasticsearch import Elasticsearch, NotFoundError
 from . import authors, conferences, corrections, taxonomy
 from .boundary import BudgetSpent, Deadlines, translating
 from .breaker import CircuitBreaker
-from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year
+from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
 from .documents import SUMMARY_FIELDS, from_source
 from .errors import OptionalTimedOut, TimedOut
 from .facets import FACETS
@@ -385,6 +385,7 @@ class PaperSearch:
                   for b in body["aggregations"]["topics"]["buckets"]]
         overview = Overview(body["hits"]["total"]["value"], confs, topics)
         lead = newest_conference_year(confs)
+        overview.previews = previews_after(confs, lead)
         if lead and newest:
             slug, year = lead
             papers = self._search(size=newest, _source=SUMMARY_FIELDS,

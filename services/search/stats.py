@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, NamedTuple
 
 from . import conferences
@@ -45,6 +46,7 @@ LACKS = {
     "affiliations": "no affiliations",
     "abstracts": "no abstracts",
     "citations": "no citation counts",
+    "reviews": "no review scores",
 }
 # Papers of a venue-year having each kind of data (the index's own fields).
 _COVERAGE = {
@@ -185,9 +187,16 @@ class VenueYear:
         elif not self.is_journal and not self.rejections_complete:
             missing.append("all_rejections")
         if self.coverage is not None:
-            missing.extend(name for name in ("affiliations", "abstracts", "citations")
+            missing.extend(name for name in ("affiliations", "abstracts", "citations", "reviews")
                            if not getattr(self.coverage, name))
         return tuple(missing)
+
+    @property
+    def scores_taken(self) -> date | None:
+        """The day this venue-year's review scores were read, where that was before its decisions (the
+        catalogue's ``scores_taken``, from the data's provenance): they are not the final values."""
+        rated = self.scores is not None or bool(self.coverage and self.coverage.reviews)
+        return conferences.lookup(self.conference).scores_taken_on(self.year) if rated else None
 
     def lacks_labels(self, *names: str) -> tuple[str, ...]:
         """:attr:`lacks` as words (:data:`LACKS`), for the line a page shows; only ``names`` when given."""

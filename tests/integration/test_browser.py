@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from services.search.limits import MAX_SHARED_URL
+from services.search.limits import MAX_SHARED_URL, PHONE_YEARS_SHOWN
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
@@ -102,11 +102,11 @@ def _screenshot(page, name: str, *, full_page: bool = False) -> Path:
 
 def _click_first_facet(page, facet: str) -> str:
     """Click the first unselected value of a facet; it must end up selected and in the URL."""
-    link = page.locator(f'.facet a[data-facet="{facet}"][aria-checked="false"]').first
+    link = page.locator(f'.facet[data-facet="{facet}"] a[aria-checked="false"]').first
     value = link.get_attribute("data-value")
     link.click()
     expect(page).to_have_url(re.compile(rf"{facet}={value}"))
-    expect(page.locator(f'.facet a[data-facet="{facet}"][data-value="{value}"]')).to_have_attribute(
+    expect(page.locator(f'.facet[data-facet="{facet}"] a[data-value="{value}"]')).to_have_attribute(
         "aria-checked", "true")
     return value
 
@@ -155,7 +155,7 @@ def test_search_facets_paper_bibtex_and_author(browser_context, live_server):
     page.reload()
     assert not _still_same_document(page)  # a real reload this time
     assert page.url == url and _total(page) == narrowed and _titles(page) == titles
-    expect(page.locator(f'.facet a[data-facet="year"][data-value="{year_value}"]')).to_have_attribute(
+    expect(page.locator(f'.facet[data-facet="year"] a[data-value="{year_value}"]')).to_have_attribute(
         "aria-checked", "true")
 
     # Back undoes the year facet in place.
@@ -266,11 +266,11 @@ def test_without_javascript_search_and_facets_still_work(browser_context):
     total = _total(page)
     assert total > 10
 
-    conference = page.locator('.facet a[data-facet="conference"]').first
+    conference = page.locator('.facet[data-facet="conference"] a').first
     slug = conference.get_attribute("data-value")
     conference.click()
     expect(page).to_have_url(re.compile(rf"conference={slug}"))
-    expect(page.locator(f'.facet a[data-facet="conference"][data-value="{slug}"]')).to_have_attribute(
+    expect(page.locator(f'.facet[data-facet="conference"] a[data-value="{slug}"]')).to_have_attribute(
         "aria-checked", "true")
     assert 0 < _total(page) < total
 
@@ -309,9 +309,11 @@ def test_narrow_screen_results_and_paper(browser_context):
     _screenshot(page, "results-narrow")
     page.locator("[data-filters-panel] > summary").click()
     expect(page.locator(".facet").first).to_be_visible()
-    page.locator('.facet a[data-facet="year"]').first.click()
+    page.locator('.facet[data-facet="year"] a').first.click()
     expect(page).to_have_url(re.compile(r"year=\d{4}"))
-    # A drawer: the choice closes it, and the narrowed results are in view.
+    # The panel stays open for the next choice; its button folds it and shows the narrowed results.
+    expect(panel).to_have_attribute("open", "")
+    page.locator("[data-show-results]").click()
     expect(panel).not_to_have_attribute("open", "")
     expect(page.locator(".chips .chip", has_text="Year:")).to_be_visible()
     expect(page.locator("details.trends")).not_to_have_attribute("open", "")  # folded: results first
@@ -352,7 +354,7 @@ def test_the_venues_index_shows_the_kind_and_filters_by_it(browser_context, widt
     page.get_by_role("link", name="journals only").click()
     expect(page).to_have_url(re.compile(r"kind=journal"))
     expect(page.locator(".chips .chip", has_text="Venue type: Journal")).to_be_visible()
-    facet = page.locator('.facet a[data-facet="kind"][data-value="journal"]')
+    facet = page.locator('.facet[data-facet="kind"] a[data-value="journal"]')
     expect(facet).to_have_attribute("aria-checked", "true")
     assert _total(page) >= 3
     assert page.errors == []
@@ -427,13 +429,13 @@ def test_accessibility_basics(browser_context):
     expect(skip).to_be_focused()
     assert page.evaluate("getComputedStyle(document.activeElement).left") == "0px"
     # Facet checkboxes: focus is visible and Space toggles them.
-    facet = page.locator('.facet a[data-facet="conference"]').first
+    facet = page.locator('.facet[data-facet="conference"] a').first
     value = facet.get_attribute("data-value")
     facet.focus()
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
     page.keyboard.press("Space")
     expect(page).to_have_url(re.compile(rf"conference={value}"))
-    expect(page.locator(f'.facet a[data-facet="conference"][data-value="{value}"]')).to_be_focused()
+    expect(page.locator(f'.facet[data-facet="conference"] a[data-value="{value}"]')).to_be_focused()
     assert page.errors == []
 
 
@@ -467,7 +469,7 @@ def test_a_trends_bar_click_filters_the_results(browser_context):
     page = browser_context()
     page.goto("/search?q=learning")
     page.locator("details.trends > summary").click()  # folded by default: results first
-    bar = page.locator(".trends a.chart-link").filter(has=page.locator("rect")).first
+    bar = page.locator(".trends svg.chart a").filter(has=page.locator("rect")).first
     label = bar.locator("title").text_content()  # "NeurIPS 2024: 1,234 papers" (an SVG title is not rendered text)
     expected = int(re.search(r"([\d,]+) papers?$", label).group(1).replace(",", ""))
     bar.click()
@@ -541,7 +543,8 @@ def test_a_pasted_paragraph_leads_to_papers_like_it(browser_context):
 
 
 @pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
-@pytest.mark.parametrize("path", ["/search?q=learning", "/conferences/iclr/2018"])
+@pytest.mark.parametrize("path", ["/search?q=learning", "/conferences/iclr/2018", "/conferences/iclr/2023",
+                                  "/conferences/neurips/2026"])
 def test_the_first_result_is_above_the_fold(browser_context, width, height, path):
     page = browser_context(width=width, height=height)
     page.goto(path)
@@ -577,23 +580,25 @@ def test_phone_autocomplete_cuts_long_titles_in_the_middle(browser_context):
 
 # Each chart text's box, in the chart's own units, and its font size: what "a label is cut" or "two labels
 # overlap" is measured on, with the fonts the browser really draws.
-_CHART_TEXTS = """svg => [...svg.querySelectorAll("text")].map(t => {
+_CHART_TEXTS = """svg => [...svg.querySelectorAll("text")].filter(t => getComputedStyle(t).display !== "none").map(t => {
   const b = t.getBBox();
   return {text: [...t.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join("").trim(),
-          x: b.x, y: b.y, right: b.x + b.width, bottom: b.y + b.height, end: t.getAttribute("text-anchor") === "end"};
+          x: b.x, y: b.y, right: b.x + b.width, bottom: b.y + b.height,
+          edge: (t.getAttribute("text-anchor") || "middle") !== "middle", tick: t.classList.contains("tick")};
 })"""
 
 
 def _check_chart(page, selector: str) -> list[dict]:
+    """The labels a chart draws at this width: inside it (none cut at an edge) and none over another."""
     svg = page.locator(selector)
     expect(svg).to_be_visible()
-    view = svg.evaluate("s => { const v = s.viewBox.baseVal; return [v.width, v.height]; }")
+    view = svg.evaluate("s => [s.clientWidth, s.clientHeight]")
     texts = svg.evaluate(_CHART_TEXTS)
     assert texts, selector
-    for t in texts:  # inside the chart: nothing cut at an edge
+    for t in texts:
         assert t["x"] >= -0.5 and t["y"] >= -0.5 and t["right"] <= view[0] + 0.5 and t["bottom"] <= view[1] + 0.5, \
             (selector, t, view)
-    for i, a in enumerate(texts):  # and no two labels drawn over each other
+    for i, a in enumerate(texts):
         for b in texts[i + 1:]:
             apart = a["right"] <= b["x"] + 0.5 or b["right"] <= a["x"] + 0.5 or \
                 a["bottom"] <= b["y"] + 0.5 or b["bottom"] <= a["y"] + 0.5
@@ -608,26 +613,173 @@ def test_chart_labels_are_whole_and_the_axes_true_to_time(browser_context, width
     page.goto("/search?q=learning")
     page.locator("details.trends > summary").click()
     bars = _check_chart(page, "svg#trend-conferences")
-    grid = _check_chart(page, "svg#trend-topics")
-    cells = page.locator("svg#trend-topics rect").evaluate_all("rs => Math.min(...rs.map(r => r.getBBox().x))")
-    names = [t for t in grid if t["end"] and not t["text"].isdigit()]  # the topic names (a last year may end too)
-    assert names and all(t["right"] <= cells + 0.5 for t in names)  # they end before the first cell
-    assert all("…" not in t["text"] for t in bars + grid)
-    for texts in (bars, grid):
-        # Labelled every n-th year, at even steps: a year takes the same room whether it has papers or not.
-        shown = [t for t in texts if t["text"].isdigit() and not t["end"]]
-        years = [int(t["text"]) for t in shown]
-        assert years == sorted(years) and len(set(b - a for a, b in zip(years, years[1:], strict=False))) <= 1, years
-        centres = [(t["x"] + t["right"]) / 2 for t in shown]
-        steps = [b - a for a, b in zip(centres, centres[1:], strict=False)]
-        assert not steps or max(steps) - min(steps) <= 1.0, steps
-    if max(int(t["text"]) for t in bars if t["text"].isdigit()) >= date.today().year:
-        assert any(t["text"].endswith(" so far") for t in bars)  # the legend's key to the lighter, dashed bar
-        assert any(t["text"] == "so far" for t in grid)  # over the heat map's last column
-    page.locator("details.trends").screenshot(path=str(SHOTS / f"trends-{width}.png"))
+    # The heat map's topic names are whole (never cut, never "…") and end before its cells.
+    labels = page.locator("#trend-topics a.heat-label")
+    assert labels.count() == 10 and "…" not in "".join(labels.all_inner_texts())
+    assert labels.evaluate_all("ls => ls.every(l => l.scrollWidth <= l.clientWidth + 1)")
+    first_cell = page.locator("#trend-topics .heat-cells").first.bounding_box()["x"]
+    assert all(box["x"] + box["width"] <= first_cell + 0.5 for box in (lb.bounding_box() for lb in labels.all()))
+    # Labelled every n-th year, at even steps: a year takes the same room whether it has papers or not.
+    shown = [t for t in bars if t["text"].isdigit() and not t["tick"] and not t["edge"]]
+    years = [int(t["text"]) for t in shown]
+    assert years == sorted(years) and len(set(b - a for a, b in zip(years, years[1:], strict=False))) <= 1, years
+    centres = [(t["x"] + t["right"]) / 2 for t in shown]
+    steps = [b - a for a, b in zip(centres, centres[1:], strict=False)]
+    assert not steps or max(steps) - min(steps) <= 1.0, steps
+    grid_years = page.locator("#trend-topics .heat-year").evaluate_all(
+        "ys => ys.filter(y => getComputedStyle(y).visibility !== 'hidden' && y.textContent.trim()).map(y => +y.textContent)")
+    assert grid_years == sorted(grid_years) and len(set(b - a for a, b in zip(grid_years, grid_years[1:], strict=False))) <= 1
+    if max(years + grid_years) >= date.today().year - 1:
+        expect(page.locator("#trend-conferences").locator("xpath=preceding-sibling::ul[1]")).to_contain_text(" so far")
+        assert page.locator("#trend-topics .heat-cell.partial").count() > 0  # the year under way, outlined
+    page.locator("details.trends").screenshot(path=str(SHOTS / f"trends-labels-{width}.png"))
     page.goto("/conferences/iclr")
     page.locator("details.venue-fold > summary").click()
     rates = _check_chart(page, "svg#venue-years")
-    assert any(t["text"].endswith("%") for t in rates)
+    if width > 800:  # a phone leaves the rates, which would crowd, to the table under the chart
+        assert any(t["text"].endswith("%") for t in rates)
     page.locator("section.venue-stats").screenshot(path=str(SHOTS / f"venue-years-{width}.png"))
+    assert page.errors == []
+
+
+# The first screen of a new visitor (issue 30): the front page's lead, a paper's links, a phone.
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+def test_the_front_page_leads_with_a_complete_edition_and_names_a_preview_as_one(browser_context, width, height):
+    page = browser_context(width=width, height=height)
+    page.goto("/")
+    heading = page.locator("#newest-heading")
+    expect(heading).to_be_in_viewport()
+    lead = re.match(r"Newest: (.+) (\d{4})\s+([\d,]+) papers?$", heading.inner_text())
+    assert lead and lead.group(1) != "NeurIPS", heading.inner_text()  # not the seed's 20-paper stub
+    # The sample's NeurIPS 2026 (20 papers against 60 of 2025) is named as what it is.
+    preview = page.locator(".preview-note", has_text="NeurIPS 2026")
+    expect(preview).to_have_text("Under way: NeurIPS 2026, a preview: 20 of NeurIPS 2026’s papers so far.")
+    _screenshot(page, f"front-{width}")
+    # The lead is a whole edition: its year page lists as many papers, and calls itself no preview.
+    count = int(lead.group(3).replace(",", ""))
+    page.get_by_role("link", name=re.compile(rf"^All {lead.group(3)} papers of ")).click()
+    expect(page.locator("h1")).to_have_text(f"{lead.group(1)} {lead.group(2)}")
+    assert _total(page) == count
+    expect(page.locator(".preview-note")).to_have_count(0)
+    # The preview's year page says so, above its list, and so does its venue's row of years.
+    page.goto("/")
+    page.locator(".preview-note a", has_text="NeurIPS 2026").click()
+    expect(page).to_have_url(re.compile(r"/conferences/neurips/2026$"))
+    note = page.locator(".preview-note")
+    expect(note).to_contain_text("A preview: 20 of NeurIPS 2026’s papers so far")
+    expect(note).to_be_in_viewport()
+    expect(page.locator(".year-links a[aria-current=page]")).to_contain_text("(20 so far)")
+    _screenshot(page, f"preview-year-{width}")
+    # A phone's row of years: the newest ten on view (no hidden sideways scroller), the rest on asking.
+    years = page.locator(".year-links a")
+    if width < 800:
+        assert sum(years.nth(i).is_visible() for i in range(years.count())) == PHONE_YEARS_SHOWN < years.count()
+        page.locator("[data-more-years]").click()
+    assert all(years.nth(i).is_visible() for i in range(years.count()))
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+def test_a_paper_pages_links_are_in_its_first_screen(browser_context, width, height):
+    page = browser_context(width=width, height=height)
+    # Of the first results, the paper with the most authors: the longest way down to its links.
+    hits = page.request.get("/api/v1/search?q=large+language+models&page_size=50").json()["hits"]
+    crowded = max((h for h in hits if h["links"].get("pdf")), key=lambda h: len(h["authors"]))
+    page.goto(f"/papers/{crowded['id']}")
+    row = page.locator("ul.paper-actions")
+    box = row.bounding_box()
+    assert box and box["y"] + box["height"] <= height, (crowded["id"], len(crowded["authors"]), box)
+    labels = row.locator("a").all_inner_texts()
+    assert labels[0] == "PDF" and labels[-1] == "BibTeX", labels
+    assert ("OpenReview" in labels) == bool(crowded["links"].get("openreview"))
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    _screenshot(page, f"paper-links-{width}")
+    row.get_by_role("link", name="BibTeX").click()
+    expect(page.locator("#bibtex")).to_be_in_viewport()
+    assert page.errors == []
+
+
+def test_three_filters_on_a_phone_without_reopening_the_panel(browser_context):
+    page = browser_context(width=390, height=844)
+    page.goto("/search?q=learning")
+    page.evaluate("window.__paperlistMarker = 'no reload'")
+    panel = page.locator("[data-filters-panel]")
+    expect(panel).not_to_have_attribute("open", "")  # folded at first: the results come first
+    page.locator("[data-filters-panel] > summary").click()
+    totals = [_total(page)]
+    for i, facet in enumerate(("conference", "year", "topic")):
+        _click_first_facet(page, facet)
+        expect(panel).to_have_attribute("open", "")  # still open for the next tap
+        totals.append(_total(page))
+        expect(page.locator("[data-show-results]")).to_have_text(f"See the results ({totals[-1]:,})")
+        _screenshot(page, f"phone-facet-tap-{i + 1}")
+    assert totals == sorted(totals, reverse=True) and totals[-1] > 0
+    assert set(_params(page)) == {"q", "conference", "year", "topic"} and _still_same_document(page)
+    page.locator("[data-show-results]").click()
+    expect(panel).not_to_have_attribute("open", "")
+    expect(page.locator(".paper-list .paper-title a").first).to_be_in_viewport()
+    _screenshot(page, "phone-facet-taps-results")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("kind, path", [("results", "/search?q=diffusion+models"),
+                                        ("venue-year", "/conferences/iclr/2023"),
+                                        ("venue-statistics", "/conferences/iclr"),
+                                        ("paper", None)])
+def test_nothing_scrolls_sideways_at_390px_with_every_panel_open(browser_context, kind, path):
+    """The review histogram, the years, the charts and the tables, all opened, within 390 px."""
+    page = browser_context(width=390, height=844)
+    if path is None:
+        hits = page.request.get("/api/v1/search?q=graph+neural+network&conference=iclr&page_size=20").json()["hits"]
+        path = f"/papers/{max(hits, key=lambda h: len(h['authors']))['id']}"
+    page.goto(path)
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    if kind == "venue-year":
+        expect(page.locator(".score-histogram")).to_be_visible()
+        expect(page.locator(".score-figure .legend li").first).to_be_visible()  # the colours, named
+    if kind == "results":
+        expect(page.locator("svg.chart")).to_be_visible()
+    scroll = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll[0] <= scroll[1], (path, scroll)
+    # No inner scroller hides part of the histogram or the years either.
+    hidden = page.evaluate("""() => Array.from(document.querySelectorAll('.score-histogram, .year-links'))
+        .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.className)""")
+    assert hidden == [], hidden
+    _screenshot(page, f"open-{kind}-390", full_page=True)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+def test_the_trends_chart_starts_at_its_first_substantial_year_and_uses_the_panel(browser_context, width, height):
+    page = browser_context(width=width, height=height)
+    by_year = page.request.get("/api/v1/stats?q=transformer").json()["by_year"]
+    peak = max(row["count"] for row in by_year)
+    first = min(row["year"] for row in by_year if row["count"] >= 0.01 * peak)
+    assert first > by_year[0]["year"]  # the sample has one 1987 "transformer" paper
+    page.goto("/search?q=transformer")
+    page.locator("details.trends > summary").click()
+    chart = page.locator("#trend-conferences")
+    labels = chart.evaluate("""svg => Array.from(svg.querySelectorAll('text:not(.tick)'), t => Array.from(t.childNodes)
+        .filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join('').trim())""")
+    years = [int(t) for t in labels if t.isdigit()]
+    assert years[0] >= first and min(years) - first < 5  # labels start at (or just after) the first year
+    marks = chart.locator("a rect title").all_text_contents()
+    assert min(int(re.search(r"\b(\d{4})\b", m).group(1)) for m in marks) == first  # "ICML 2019: 3 papers"
+    expect(page.locator(".trends figcaption").first).to_contain_text(f"From {first}:")
+    panel, drawn = page.locator("details.trends").bounding_box(), chart.bounding_box()
+    assert drawn["width"] >= 0.9 * (panel["width"] - 32), (drawn, panel)  # the panel's width, less its padding
+    sizes = page.evaluate("""() => Array.from(document.querySelectorAll('#trend-conferences text'))
+        .filter(t => t.getBBox().width > 0).map(t => parseFloat(getComputedStyle(t).fontSize))""")
+    assert sizes and min(sizes) >= 11, sizes  # readable at any width
+    # The numbers of a mark under the pointer.
+    chart.locator("a rect").last.hover()
+    expect(page.locator("#trend-conferences + [data-chart-readout]")).to_have_text(re.compile(r".+ \d{4}.*: [\d,]+ papers?"))
+    _screenshot(page, f"trends-{width}")
+    # After a drill-down to one year, its bar is a bar, not the width of the panel.
+    page.goto(f"/search?q=transformer&year={by_year[-2]['year']}")
+    page.locator("details.trends > summary").click()
+    widths = {round(r.bounding_box()["width"]) for r in page.locator("#trend-conferences a rect").all()}
+    assert widths and max(widths) <= 0.1 * page.locator("#trend-conferences").bounding_box()["width"] + 1
+    _screenshot(page, f"trends-one-year-{width}")
     assert page.errors == []

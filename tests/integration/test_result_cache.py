@@ -278,4 +278,4 @@ def test_every_page_of_a_search_shares_one_rendered_trends_section(client, monke
     assert first.status_code == second.status_code == 200 and rendered == [1]  # page 2 rendered none
     trends = [re.search(r'<details class="trends".*?</details>\s*(?=<div class="paper-list">)',
                         r.get_data(as_text=True), re.S).group(0) for r in (first, second)]
-    assert trends[0] == trends[1] and "chart-link" in trends[0] and "page=" not in trends[0]
+    assert trends[0] == trends[1] and '<svg class="chart"' in trends[0] and "page=" not in trends[0]

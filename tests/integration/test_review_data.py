@@ -167,7 +167,7 @@ def test_every_venue_year_says_what_its_source_lacks(service, sample_sources):
         elif not journal and expected_rate(records) > MAX_CREDIBLE_RATE:
             want.append("all_rejections")  # only some rejections listed (NeurIPS: the public ones)
         for name, has in (("affiliations", has_affiliation), ("abstracts", lambda r: bool((r.get("abstract") or "").strip())),
-                          ("citations", has_citations)):
+                          ("citations", has_citations), ("reviews", has_rating)):
             if not any(has(r) for r in records):
                 want.append(name)
         assert got.lacks == tuple(want), (conference, year)

@@ -129,12 +129,12 @@ def _trends_section(html: str) -> str:
 def test_results_pages_show_an_accessible_chart_with_table_and_csv(client, path):
     html = _get(client, path).get_data(as_text=True)
     section = _trends_section(html)
-    svgs = re.findall(r"<svg\b[^>]*>.*?</svg>", section, re.S)
-    assert len(svgs) == 2
-    for svg in svgs:
-        assert 'role="img"' in svg and 'aria-label="' in svg
-        assert re.search(r"<title id=\"[^\"]+\">[^<]+</title>\s*<desc id=\"[^\"]+\">[^<]+</desc>", svg)
-        assert re.search(r'<a href="/search\?[^"]*year=\d{4}[^"]*" class="chart-link"><rect', svg)
+    [svg] = re.findall(r"<svg class=\"chart\"[^>]*>.*?</svg>", section, re.S)  # the bars; the topics a grid
+    assert 'role="img"' in svg and 'aria-label="' in svg
+    assert re.search(r"<title id=\"[^\"]+\">[^<]+</title>\s*<desc id=\"[^\"]+\">[^<]+</desc>", svg)
+    assert re.search(r'<a href="/search\?[^"]*year=\d{4}[^"]*"><rect', svg)
+    grid = re.search(r'<div class="heat-grid"[^>]*role="img" aria-label="[^"]+"', section)
+    assert grid and re.search(r'<a class="heat-cell o\d+[^"]*" href="/search\?[^"]*topic=[^"]*year=\d{4}', section)
     assert "<table>" in section and "<details class=\"trend-numbers\">" in section
     assert "<script" not in section and " style=" not in section  # no inline script or style
     csv_link = re.search(r'href="(/api/v1/stats\?[^"]*format=csv[^"]*)"', section).group(1).replace("&amp;", "&")
@@ -144,10 +144,11 @@ def test_results_pages_show_an_accessible_chart_with_table_and_csv(client, path)
 def test_a_chart_bar_or_cell_applies_its_filters(client):
     """Each bar (conference and year) and grid cell (topic and year) leads to a search finding its count."""
     html = _get(client, "/search", q="learning").get_data(as_text=True)
-    marks = re.findall(r'<a href="(/search\?[^"]+)" class="chart-link"><rect [^>]*><title>([^<]+): ([\d,]+) papers?</title>',
-                       _trends_section(html))
-    bars = [m for m in marks if "conference=" in m[0]]
-    cells = [m for m in marks if "topic=" in m[0]]
+    section = _trends_section(html)
+    bars = re.findall(r'<a href="(/search\?[^"]+)"><rect [^>]*><title>([^<]+): ([\d,]+) papers?</title>', section)
+    cells = re.findall(r'<a class="heat-cell[^"]*" href="(/search\?[^"]+)" title="([^"]+): ([\d,]+) papers?"', section)
+    bars = [b for b in bars if not b[1].startswith("Others ")]  # the grey rest links to its year alone
+    assert all("conference=" in b[0] for b in bars) and all("topic=" in c[0] for c in cells)
     assert len(bars) > 10 and len(cells) > 10
     for href, label, count in bars[:: max(1, len(bars) // 4)] + cells[:: max(1, len(cells) // 4)]:
         url = href.replace("&amp;", "&")

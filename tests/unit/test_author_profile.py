@@ -1,8 +1,9 @@
-"""Author page figures from search results: canonical spelling, merged co-authors, shared names."""
+"""Author page figures from search results: canonical spelling, merged co-authors, shared names, and
+versions of one work."""
 
 from __future__ import annotations
 
-from services.search.authors import canonical_spelling, looks_shared, merged_coauthors
+from services.search.authors import canonical_spelling, looks_shared, merged_coauthors, same_work
 from services.search.documents import to_document
 from services.search.model import Author, Paper
 
@@ -49,3 +50,20 @@ def test_documents_carry_one_author_key_per_name():
     paper = Paper(paper_id="p", conference="iclr", conference_name="ICLR", year=2024, title="T",
                   authors=[Author(name="Petar Veličković"), Author(name="Yoshua Bengio")])
     assert to_document(paper)["author_keys"] == ["petar velickovic", "yoshua bengio"]
+
+
+def _record(paper_id: str, title: str, *authors: str) -> Paper:
+    conference, year, _ = paper_id.split("-", 2)
+    return Paper(paper_id=paper_id, conference=conference, conference_name=conference.upper(), year=int(year),
+                 title=title, authors=[Author(name=a) for a in authors])
+
+
+def test_versions_of_one_work_share_a_normalised_title_and_an_author():
+    colt = _record("colt-2022-a", "Optimal Rates for Bandits: A Note", "Jane Q. Doe", "Ann Lee")
+    jmlr = _record("jmlr-2024-b", "Optimal rates for bandits — a note.", "Jane Doe", "Bo Chen")  # case, dash, initial
+    assert same_work(colt, jmlr) and same_work(jmlr, colt)
+    # The same title by other people is another paper; another title by the same people too.
+    assert not same_work(colt, _record("iclr-2023-c", "Optimal Rates for Bandits: A Note", "Someone Else"))
+    assert not same_work(colt, _record("jmlr-2024-d", "Optimal Rates for Bandits", "Jane Doe"))
+    assert not same_work(colt, colt)  # a paper is not a version of itself
+    assert not same_work(_record("x-2020-e", "", "A B"), _record("y-2021-f", "", "A B"))  # no title, no claim

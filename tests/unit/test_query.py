@@ -15,7 +15,7 @@ from services.search.facets import FACETS, FacetValue, ScoreSpan, Span
 from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
 from services.search.model import HIDDEN_STATUSES, Author, Links, Paper
 from services.search.request import SearchRequest, decode_cursor, parse_request
-from services.search.results import shape, suggestion
+from services.search.results import shape, suggestion, whole_compounds
 from services.search.search_body import HIGHLIGHT, build_search, build_suggest
 from services.search.service import PaperSearch
 from services.search.sorting import SORTS, sort_clauses
@@ -610,3 +610,18 @@ def test_counts_without_hits_follow_the_same_correction():
     assert results.request.q == "graph" and results.corrected_from == "grpah"
 
 
+
+
+@pytest.mark.parametrize("html, query, marked", [
+    # "in" is a stop word: Elasticsearch marks from "Context" on; the phrase is marked whole.
+    ("Is Mamba Capable of In-<mark>Context Learning</mark>?", '"in-context learning"',
+     "Is Mamba Capable of <mark>In-Context Learning</mark>?"),
+    ("of in-<mark>context learned</mark> AutoML", "in-context", "of <mark>in-context learned</mark> AutoML"),
+    ("state-of-the-<mark>art</mark> results", "state-of-the-art", "<mark>state-of-the-art</mark> results"),
+    # Another word that merely starts like the compound, or a query without it: left as marked.
+    ("not in-<mark>contextual</mark> cues", "in-context", "not in-<mark>contextual</mark> cues"),
+    ("In-<mark>Context</mark> Learning", "context learning", "In-<mark>Context</mark> Learning"),
+    ("a <mark>self-consistency</mark> check", "self-consistency", "a <mark>self-consistency</mark> check"),
+])
+def test_a_hyphenated_query_word_is_marked_whole(html, query, marked):
+    assert whole_compounds(html, query) == marked

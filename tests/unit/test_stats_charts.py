@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from services.search.request import parse_request
 from services.search.search_body import build_search, result_query
 from services.search.stats import Coverage, left_out, shape_trends, trends_body, venue_body, venue_year
@@ -63,17 +65,28 @@ def test_withdrawn_and_desk_rejected_papers_are_submissions():
 def test_lacks_names_what_the_source_has_none_of():
     all_accept = venue_year("iclr", 2024, {"Accept": 2260},
                             coverage=Coverage(abstracts=2260, affiliations=2250, citations=0, reviews=0))
-    assert all_accept.lacks == ("tiers", "rejections", "citations")
+    assert all_accept.lacks == ("tiers", "rejections", "citations", "reviews")
     assert all_accept.lacks_labels("rejections", "abstracts") == ("no rejections",)
     assert all_accept.lacks_labels()[0] == "no oral/spotlight/poster tiers"
     full = venue_year("iclr", 2023, {"Poster": 5, "Top-5%": 1, "Reject": 4},
                       coverage=Coverage(abstracts=10, affiliations=1, citations=3))
-    assert full.lacks == ()
+    assert full.lacks == ("reviews",)
     bare = venue_year("aaai", 2024, {"Poster": 5}, coverage=Coverage())
-    assert bare.lacks == ("rejections", "affiliations", "abstracts", "citations")
-    assert venue_year("tmlr", 2024, {"Journal": 9}, coverage=Coverage(abstracts=9, affiliations=9, citations=9)
+    assert bare.lacks == ("rejections", "affiliations", "abstracts", "citations", "reviews")
+    assert bare.lacks_labels()[-1] == "no review scores"
+    assert venue_year("tmlr", 2024, {"Journal": 9}, coverage=Coverage(abstracts=9, affiliations=9, citations=9,
+                                                                      reviews=9)
                       ).lacks == ()  # a journal has neither tiers nor rejections to lack
     assert venue_year("cvpr", 2019, {"Poster": 900}).lacks == ("rejections",)  # coverage not counted: not said
+
+
+def test_scores_read_before_the_decisions_are_said_where_the_catalogue_has_the_day():
+    rated = Coverage(abstracts=2260, reviews=2174)
+    assert venue_year("iclr", 2024, {"Accept": 2260}, coverage=rated).scores_taken == date(2023, 12, 14)
+    # No scores, nothing to qualify; another year's (or venue's) scores are final.
+    assert venue_year("iclr", 2024, {"Accept": 2260}, coverage=Coverage(abstracts=2260)).scores_taken is None
+    assert venue_year("iclr", 2023, {"Poster": 5}, coverage=Coverage(reviews=5)).scores_taken is None
+    assert venue_year("some-new-conf", 2024, {"Poster": 5}, coverage=Coverage(reviews=5)).scores_taken is None
 
 
 def test_venue_body_counts_coverage_and_rating_bins_per_year():

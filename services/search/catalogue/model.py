@@ -6,6 +6,7 @@ loader (``load.py``), which sees all three files.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
@@ -52,8 +53,9 @@ class Venue(Entry):
     publisher: str = ""
     first_volume: Annotated[int, Field(ge=1800, le=2100)] | None = None  # journals: the year of volume 1
     statuses: tuple[tuple[str, str], ...] = ()  # (raw status, outcome name)
+    scores_taken: tuple[tuple[int, date], ...] = ()  # (year, the day its review scores were read, before decisions)
 
-    @field_validator("statuses", mode="before")
+    @field_validator("statuses", "scores_taken", mode="before")
     @classmethod
     def _pairs(cls, value: Any) -> Any:
         return tuple(value.items()) if isinstance(value, dict) else value
@@ -89,6 +91,10 @@ class Venue(Entry):
         if self.first_volume is None or year < self.first_volume:
             return None
         return year - self.first_volume + 1
+
+    def scores_taken_on(self, year: int) -> date | None:
+        """When ``year``'s review scores were read, where that was before the decisions (else None)."""
+        return dict(self.scores_taken).get(year)
 
     def outcome_name(self, raw: str) -> str | None:
         """The outcome this venue gives a raw status (case-insensitive), if it lists it."""

@@ -164,6 +164,7 @@ def venue_json(v: VenueYear) -> Json:
         "lacks": [{"code": name, "label": LACKS[name]} for name in v.lacks],
         "coverage": dataclasses.asdict(v.coverage) if v.coverage else None,
         "score_histogram": _score_histogram(v.scores) if v.scores else None,
+        "scores_taken": v.scores_taken,
     })
 
 

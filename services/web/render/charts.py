@@ -1,13 +1,20 @@
-"""Geometry of the server-rendered SVG charts; templates only draw what is computed here.
+"""Geometry of the server-rendered charts; templates only draw what is computed here.
 
-Plain numbers in a viewBox (scaled by CSS), colours as SVG attributes: no script and no
-inline style, so the charts work under the site's Content-Security-Policy and without
-JavaScript. Every mark carries its link and a tooltip text; templates add the table
-fallback from the same data.
+A chart fills the width it is given, a desktop's panel or a phone's: an SVG without a viewBox
+whose horizontal positions are percentages of its width and whose vertical ones are pixels, so
+its labels keep their size (:data:`FONT` px) at any width instead of shrinking with the drawing.
+Year labels that would crowd a phone are marked ``minor`` (the stylesheet hides them there);
+legends are HTML lists, which wrap like text; the topics-by-year heat map is an HTML grid
+(its row labels take the room they need, its cells share the rest). No script and no inline
+script, so the charts work under the site's Content-Security-Policy and without JavaScript.
+Every mark carries its link and its numbers as a tooltip (``<title>``); ``app.js`` also shows
+the numbers of the mark under the pointer or the keyboard focus beside the chart. Templates
+add the table fallback from the same data.
 
-Axes are true to time (every year between the first and the last has its slot, empty or
-not), the year still under way is marked ("so far": lighter, dashed), margins are made
-as wide as their labels (a label is never cut), and a rate that is unknown gets no bar.
+Axes are true to time (every year between the first and the last has its slot, empty or not),
+the year still under way is marked ("so far": lighter, dashed), a bar is never wider than
+:data:`MAX_BAR` of the chart (one year is a bar, not the whole panel), and a rate that is unknown
+gets no bar.
 """
 
 from __future__ import annotations
@@ -21,18 +28,14 @@ from datetime import date
 PALETTE = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#8c6d31", "#7570b3")
 OTHER = "#a0a4ab"
 ACCENT, MUTED = "#2f5bd3", "#c9cdd3"
-YEAR_LABEL_SPACING = 30  # least room for one year label; crowded axes label every n-th year
-FONT = 10  # the font size of axis labels, ticks and legends (viewBox units)
-CHAR_WIDTH = 0.62  # a character's width at most, in font sizes (DejaVu Sans, the widest of the fallbacks), on average
-LEGEND_GAP = 12
+FONT = 12  # px: axis labels and ticks
+SMALL_FONT = 11  # px: the rate over a bar, "n/a"
+LABEL_ROOM = 40  # px a year label needs beside the next one
+WIDE_PLOT, NARROW_PLOT = 780, 300  # px of a chart's width on a desktop's results panel and on a phone
+BAR_SHARE = 0.8  # of its year's slot a bar takes...
+MAX_BAR = 9.0  # ... but never more than this % of the chart's width
 PARTIAL_OPACITY = 0.55  # marks of the year still under way
-LEGEND_FONT, SMALL_FONT = 11, 9
-MAX_LABEL_SHARE = 0.5  # of a chart's width its row labels may take before the chart is made wider
-
-
-def text_width(text: str, size: float = FONT) -> float:
-    """How wide ``text`` is drawn, estimated on the wide side: what a label's room is made of, so none is cut."""
-    return round(len(text) * size * CHAR_WIDTH, 2)
+TOP, BOTTOM = 18, 26  # px above the highest grid line (its tick label) and below the baseline (year labels)
 
 
 def this_year() -> int:
@@ -48,7 +51,7 @@ def timeline(years: Iterable[int]) -> list[int]:
 
 @dataclass(frozen=True)
 class Mark:
-    """A rectangle: a bar segment or a heat-map cell."""
+    """A bar segment: ``x`` and ``width`` in % of the chart's width, ``y`` and ``height`` in px."""
 
     x: float
     y: float
@@ -63,6 +66,8 @@ class Mark:
 
 @dataclass(frozen=True)
 class Text:
+    """A label: ``x`` in % of the chart's width, ``y`` (its baseline) in px."""
+
     x: float
     y: float
     text: str
@@ -70,12 +75,13 @@ class Text:
     anchor: str = "middle"
     title: str = ""
     size: float = FONT
+    minor: bool = False  # left out on a narrow screen, where it would crowd its neighbours
 
 
 @dataclass(frozen=True)
 class Swatch:
-    x: float
-    y: float
+    """A legend entry (an HTML list item): its colour and its words."""
+
     fill: str
     text: str
     partial: bool = False  # the key to the year under way: an empty, dashed box
@@ -83,18 +89,52 @@ class Swatch:
 
 @dataclass
 class Chart:
-    """One SVG: its size, marks, axis labels, grid lines (y values) and legend."""
+    """One SVG as wide as its container and ``height`` px high: marks, labels, grid lines, legend."""
 
-    width: int
     height: int
     label: str  # the aria-label and <title>
     description: str  # the <desc>
     marks: list[Mark] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
-    grid: list[tuple[float, str]] = field(default_factory=list)  # (y, tick label)
+    grid: list[tuple[float, str]] = field(default_factory=list)  # (y in px, tick label), the baseline first
     legend: list[Swatch] = field(default_factory=list)
-    left: float = 0
-    right: float = 0
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of the heat map: a row's papers in one year, shaded by ``opacity``."""
+
+    count: int
+    opacity: float
+    title: str
+    href: str | None
+    partial: bool = False
+
+
+@dataclass(frozen=True)
+class HeatRow:
+    label: str
+    href: str
+    cells: tuple[Cell | None, ...]  # one per year of the axis; None where the row has no papers
+
+
+@dataclass(frozen=True)
+class YearLabel:
+    year: int
+    shown: bool  # labelled at all (every n-th year where they crowd, the latest always)
+    minor: bool  # labelled on a wide screen only
+    partial: bool  # the year under way
+
+
+@dataclass
+class HeatGrid:
+    """Rows (topics) by years, as an HTML grid."""
+
+    label: str
+    description: str
+    years: list[YearLabel]
+    rows: list[HeatRow]
+    under_way: int | None = None
 
 
 def nice_step(top: int, ticks: int = 4) -> int:
@@ -109,22 +149,6 @@ def colours(keys: Sequence[str]) -> dict[str, str]:
     return {k: PALETTE[i] if i < len(PALETTE) else OTHER for i, k in enumerate(keys)}
 
 
-def _legend(chart: Chart, entries: Sequence[tuple[str, str]], top: float, *, under_way: int | None = None) -> float:
-    """Legend swatches flowing in rows from ``top``, each as wide as its text (then the key to the
-    year ``under_way``, if any); returns the y below them."""
-    x, y = chart.left, top
-    keyed = [(fill, text, False) for fill, text in entries]
-    if under_way is not None:
-        keyed.append(("none", f"{under_way} so far", True))
-    for fill, text, partial in keyed:
-        room = 14 + text_width(text, LEGEND_FONT) + LEGEND_GAP
-        if x > chart.left and x + room > chart.width:
-            x, y = chart.left, y + 16
-        chart.legend.append(Swatch(round(x, 2), y, fill, text, partial))
-        x += room
-    return y + 22 if entries else top
-
-
 def _y_ticks(peak: int, fmt: Callable[[int], str]) -> list[tuple[int, str]]:
     """Tick values from 0 to a round top value at or above ``peak``, with their labels."""
     step = nice_step(peak)
@@ -132,42 +156,45 @@ def _y_ticks(peak: int, fmt: Callable[[int], str]) -> list[tuple[int, str]]:
     return [(v, fmt(v)) for v in range(0, ceiling + 1, step)]
 
 
-def _tick_room(ticks: Sequence[tuple[int, str]]) -> float:
-    """The left margin the widest tick label needs (labels end 4 units left of the plot)."""
-    return max(text_width(label) for _, label in ticks) + 8
-
-
 def _y_axis(chart: Chart, ticks: Sequence[tuple[int, str]], top: float, bottom: float) -> float:
-    """Grid lines at the ticks from ``bottom`` up to ``top``; returns units per count."""
+    """Grid lines at the ticks from ``bottom`` up to ``top``; returns px per count."""
     scale = (bottom - top) / ticks[-1][0]
-    chart.grid = [(bottom - v * scale, label) for v, label in ticks]
+    chart.grid = [(round(bottom - v * scale, 2), label) for v, label in ticks]
     return scale
 
 
-def _year_labels(chart: Chart, years: Sequence[int], y: float, *, linked: Callable[[int], str | None],
+def label_every(years: int, plot: float) -> int:
+    """Label every n-th of ``years`` slots so that labels ``LABEL_ROOM`` px wide do not crowd a ``plot`` px wide."""
+    return max(1, math.ceil(LABEL_ROOM / (plot / max(years, 1))))
+
+
+def _year_labels(chart: Chart, years: Sequence[int], *, linked: Callable[[int], str | None],
                  partial_from: int | None = None) -> None:
-    """Year labels under the slots (every n-th where they crowd, the latest always); a label links
-    where ``linked`` gives a URL, and one that would pass the right edge is drawn ending at it."""
-    slot = (chart.right - chart.left) / max(len(years), 1)
-    every = max(1, math.ceil(YEAR_LABEL_SPACING / slot))
+    """Year labels under the slots: every n-th where they crowd a desktop's panel (the latest always),
+    fewer still marked ``minor`` for a phone's; the first and last kept inside the chart's edges."""
+    slot = 100 / max(len(years), 1)
+    wide, narrow = label_every(len(years), WIDE_PLOT), label_every(len(years), NARROW_PLOT)
+    edge = 100 * LABEL_ROOM / 2 / NARROW_PLOT  # % of a phone's chart half a label takes
+    y = chart.height - 8
     for i, year in enumerate(years):
-        if (len(years) - 1 - i) % every:
+        from_end = len(years) - 1 - i
+        if from_end % wide:
             continue
-        x, anchor = round(chart.left + (i + 0.5) * slot, 2), "middle"
-        if x + text_width(str(year)) / 2 > chart.width:
-            x, anchor = chart.width - 1, "end"
+        x, anchor = round((i + 0.5) * slot, 2), "middle"
+        if x < edge:
+            x, anchor = 0.0, "start"
+        elif x > 100 - edge:
+            x, anchor = 100.0, "end"
         href = linked(year)
         under_way = partial_from is not None and year >= partial_from
         title = f"{year} so far: the year is under way" if under_way else f"Only {year}" if href else ""
-        chart.texts.append(Text(x, y, str(year), href, anchor, title))
+        chart.texts.append(Text(x, y, str(year), href, anchor, title, minor=bool(from_end % narrow)))
 
 
-def _so_far(chart: Chart, x: float, y: float, year: int) -> None:
-    """"so far" centred over ``x``, moved in from the chart's edge when it would pass it."""
-    half = text_width("so far", SMALL_FONT) / 2
-    x = min(max(x, half + 1), chart.width - half - 1)
-    chart.texts.append(Text(round(x, 2), round(y, 2), "so far", None, "middle",
-                            f"{year} is under way: more papers are to come", size=SMALL_FONT))
+def _slots(years: Sequence[int]) -> tuple[float, float]:
+    """(slot, bar) widths in % of the chart: a bar is :data:`BAR_SHARE` of its slot, at most :data:`MAX_BAR`."""
+    slot = 100 / max(len(years), 1)
+    return slot, min(slot * BAR_SHARE, MAX_BAR)
 
 
 def _papers(n: int) -> str:
@@ -176,8 +203,10 @@ def _papers(n: int) -> str:
 
 def stacked_years(counts: Mapping[tuple[str, int], int], keys: Sequence[str], label_of: Callable[[str], str],
                   cell_href: Callable[[str, int], str], year_href: Callable[[int], str], *,
-                  label: str, width: int = 520, height: int = 260, current_year: int | None = None) -> Chart:
-    """Bars per year, stacked by key (``keys`` in stacking order, the largest first), on a time axis.
+                  label: str, height: int = 240, current_year: int | None = None) -> Chart:
+    """Bars per year, stacked by key (``keys`` in stacking order, the largest first), on a time axis: the
+    first keys one colour each, the rest one grey "Others" segment a year (their slivers are too thin to
+    see or click; the tables give each).
 
     The year still under way (``current_year``, this year unless given) and any later one is drawn
     lighter with a dashed outline, which the legend's last key names ("2026 so far").
@@ -187,30 +216,34 @@ def stacked_years(counts: Mapping[tuple[str, int], int], keys: Sequence[str], la
     totals = {y: sum(counts.get((k, y), 0) for k in keys) for y in years}
     under_way = [y for y in years if y >= partial_from and totals[y]]
     ticks = _y_ticks(max(totals.values(), default=0), lambda v: f"{v:,}")
-    chart = Chart(width, height, label, "", left=_tick_room(ticks), right=width - 8)
+    chart = Chart(height, label, "")
     fills = colours(keys)
-    top = _legend(chart, [(fills[k], label_of(k)) for k in keys[:len(PALETTE)]]
-                  + ([(OTHER, "Others")] if len(keys) > len(PALETTE) else []), 4,
-                  under_way=under_way[0] if under_way else None) + 8
-    bottom = height - 22
-    scale = _y_axis(chart, ticks, top, bottom)
-    slot = (chart.right - chart.left) / max(len(years), 1)
-    bar = max(slot * 0.8, 1.0)
+    chart.legend = [Swatch(fills[k], label_of(k)) for k in keys[:len(PALETTE)]]
+    chart.legend += [Swatch(OTHER, "Others")] if len(keys) > len(PALETTE) else []
+    chart.legend += [Swatch("none", f"{under_way[0]} so far", True)] if under_way else []
+    bottom = height - BOTTOM
+    scale = _y_axis(chart, ticks, TOP, bottom)
+    slot, bar = _slots(years)
+    named, others = keys[:len(PALETTE)], keys[len(PALETTE):]
     for i, year in enumerate(years):
-        x = chart.left + i * slot + (slot - bar) / 2
+        x = round(i * slot + (slot - bar) / 2, 3)
         y = bottom
         partial = year >= partial_from
-        for key in keys:
-            n = counts.get((key, year), 0)
+        so_far = " so far" if partial else ""
+        # The named keys one segment each; the rest one grey "Others" segment (linked to the year).
+        rest = [counts.get((k, year), 0) for k in others]
+        segments = [(counts.get((k, year), 0), fills[k], f"{label_of(k)} {year}{so_far}", cell_href(k, year))
+                    for k in named]
+        segments.append((sum(rest), OTHER, f"Others {year}{so_far} ({sum(1 for n in rest if n)} more venues)",
+                         year_href(year)))
+        for n, fill, what, href in segments:
             if not n:
                 continue
             h = n * scale
             y -= h
-            chart.marks.append(Mark(round(x, 2), round(y, 2), round(bar, 2), round(h, 2), fills[key],
-                                    f"{label_of(key)} {year}{' so far' if partial else ''}: {_papers(n)}",
-                                    cell_href(key, year), PARTIAL_OPACITY if partial else 1.0, partial))
-    _year_labels(chart, years, height - 6, linked=lambda y: year_href(y) if totals[y] else None,
-                 partial_from=partial_from)
+            chart.marks.append(Mark(x, round(y, 2), round(bar, 3), round(h, 2), fill, f"{what}: {_papers(n)}",
+                                    href, PARTIAL_OPACITY if partial else 1.0, partial))
+    _year_labels(chart, years, linked=lambda y: year_href(y) if totals[y] else None, partial_from=partial_from)
     if years:
         chart.description = (f"Stacked bars of papers per year from {years[0]} to {years[-1]}, one colour per "
                              f"conference; the largest year has {max(totals.values()):,} papers."
@@ -222,48 +255,37 @@ def stacked_years(counts: Mapping[tuple[str, int], int], keys: Sequence[str], la
 
 def heatmap(counts: Mapping[tuple[str, int], int], rows: Sequence[str], label_of: Callable[[str], str],
             cell_href: Callable[[str, int], str], row_href: Callable[[str], str], *,
-            label: str, width: int = 520, row_height: int = 18, current_year: int | None = None) -> Chart:
+            label: str, current_year: int | None = None) -> HeatGrid:
     """Cells per (row, year) on a time axis, shaded by count relative to the largest cell.
 
-    Row labels are drawn whole: the left margin is as wide as the longest (the chart grows
-    wider, never the label shorter, should one need more than :data:`MAX_LABEL_SHARE` of it).
-    The year still under way is outlined and marked "so far" above its column.
+    Row labels are whole (the grid gives them the room they need); the year still under way is
+    outlined, and its column's label says "so far".
     """
     partial_from = current_year or this_year()
     years = timeline(y for _, y in counts)
-    names = {row: label_of(row) for row in rows}
-    left = max((text_width(n) for n in names.values()), default=0) + 12
-    width = max(width, math.ceil(left / MAX_LABEL_SHARE))
-    under_way = [y for y in years if y >= partial_from]
-    top = 16 if under_way else 10
-    height = top + len(rows) * row_height + 24
-    chart = Chart(width, height, label, "", left=left, right=width - 8)
     peak = max((counts.get((r, y), 0) for r in rows for y in years), default=0) or 1
-    slot = (chart.right - chart.left) / max(len(years), 1)
-    for j, row in enumerate(rows):
-        y = top + j * row_height
-        name = names[row]
-        chart.texts.append(Text(chart.left - 6, y + row_height - 5, name, row_href(row), "end", name))
-        for i, year in enumerate(years):
+    grid_rows = []
+    for row in rows:
+        name = label_of(row)
+        cells = []
+        for year in years:
             n = counts.get((row, year), 0)
-            if n:
-                partial = year >= partial_from
-                chart.marks.append(Mark(round(chart.left + i * slot + 0.5, 2), y + 1, round(max(slot - 1, 0.5), 2),
-                                        row_height - 2, ACCENT,
-                                        f"{name} {year}{' so far' if partial else ''}: {_papers(n)}",
-                                        cell_href(row, year), round(0.15 + 0.85 * n / peak, 3), partial))
-    for year in under_way[:1]:
-        _so_far(chart, chart.left + (years.index(year) + 0.5) * slot, top - 4, year)
-    _year_labels(chart, years, height - 6, linked=lambda y: None, partial_from=partial_from)
-    chart.description = (f"A grid of the {len(rows)} largest topics by year, {years[0]} to {years[-1]}; the "
-                         "darker a cell, the more papers." + (f" {under_way[0]} is under way (so far)."
-                                                             if under_way else "") if years else "No papers.")
-    return chart
+            partial = year >= partial_from
+            cells.append(Cell(n, round(0.15 + 0.85 * n / peak, 3), f"{name} {year}{' so far' if partial else ''}: "
+                              f"{_papers(n)}", cell_href(row, year), partial) if n else None)
+        grid_rows.append(HeatRow(name, row_href(row), tuple(cells)))
+    wide, narrow = label_every(len(years), WIDE_PLOT * 0.7), label_every(len(years), NARROW_PLOT * 0.6)
+    labels = [YearLabel(year, not (len(years) - 1 - i) % wide, bool((len(years) - 1 - i) % narrow),
+                        year >= partial_from) for i, year in enumerate(years)]
+    under_way = next((y for y in years if y >= partial_from), None)
+    description = (f"A grid of the {len(rows)} largest topics by year, {years[0]} to {years[-1]}; the darker a "
+                   "cell, the more papers." + (f" {under_way} is under way (so far)." if under_way else "")
+                   if years else "No papers.")
+    return HeatGrid(label, description, labels, grid_rows, under_way)
 
 
 def accepted_vs_submitted(rows: Sequence[tuple[int, int, int | None, float | None]],
-                          year_href: Callable[[int], str], *, label: str, width: int = 640,
-                          height: int = 240) -> Chart:
+                          year_href: Callable[[int], str], *, label: str, height: int = 240) -> Chart:
     """Per year (year, accepted, submissions or None, rate or None): submissions behind accepted, rate above.
 
     Only a year with a known rate gets bars: where the source lists no rejections the slot says
@@ -274,29 +296,29 @@ def accepted_vs_submitted(rows: Sequence[tuple[int, int, int | None, float | Non
     listed = {year for year, *_ in rows}
     years = timeline(listed)
     ticks = _y_ticks(max((s for _, s, _ in known.values()), default=0), lambda v: f"{v:,}")
-    chart = Chart(width, height, label, "", left=_tick_room(ticks), right=width - 8)
-    top = _legend(chart, [(MUTED, "Submissions"), (ACCENT, "Accepted")], 4) + 8
-    bottom = height - 22
-    scale = _y_axis(chart, ticks, top, bottom)
-    slot = (chart.right - chart.left) / max(len(years), 1)
-    bar = max(slot * 0.7, 1.0)
+    chart = Chart(height, label, "", legend=[Swatch(MUTED, "Submissions"), Swatch(ACCENT, "Accepted")])
+    bottom = height - BOTTOM
+    scale = _y_axis(chart, ticks, TOP + 14, bottom)  # room for a rate over the highest bar
+    slot, bar = _slots(years)
     for i, year in enumerate(years):
-        x = round(chart.left + i * slot + (slot - bar) / 2, 2)
-        centre = round(chart.left + (i + 0.5) * slot, 2)
+        x = round(i * slot + (slot - bar) / 2, 3)
+        centre = round((i + 0.5) * slot, 3)
         if year not in known:
             if year in listed:
-                chart.texts.append(Text(centre, bottom - 4, "n/a", title=f"{year}: the source lists no rejections, "
-                                                                         "or only some, so no acceptance rate"))
+                chart.texts.append(Text(centre, bottom - 4, "n/a", size=SMALL_FONT,
+                                        title=f"{year}: the source lists no rejections, or only some, "
+                                              "so no acceptance rate"))
             continue
         accepted, submissions, rate = known[year]
         for n, fill, what in ((submissions, MUTED, "submissions"), (accepted, ACCENT, "accepted")):
             h = n * scale
-            chart.marks.append(Mark(x, round(bottom - h, 2), round(bar, 2), round(h, 2), fill,
+            chart.marks.append(Mark(x, round(bottom - h, 2), round(bar, 3), round(h, 2), fill,
                                     f"{year}: {n:,} {what}", year_href(year)))
         chart.texts.append(Text(centre, round(bottom - max(accepted, submissions) * scale - 4, 2), f"{rate:.0%}",
-                                title=f"{year}: acceptance rate {rate:.1%} ({accepted:,} of {submissions:,})"))
+                                title=f"{year}: acceptance rate {rate:.1%} ({accepted:,} of {submissions:,})",
+                                size=SMALL_FONT, minor=label_every(len(years), NARROW_PLOT) > 1))
     # No year is "under way" here: a venue-year's decisions are all out once its list is.
-    _year_labels(chart, years, height - 6, linked=lambda y: year_href(y) if y in listed else None)
+    _year_labels(chart, years, linked=lambda y: year_href(y) if y in listed else None)
     chart.description = ("Accepted papers per year over the submissions, with the acceptance rate above each bar; "
                          "no bar where the source lists no rejections or only some (n/a).")
     return chart

@@ -8,6 +8,7 @@ an answer, so every field is required in the schema.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
@@ -260,6 +261,9 @@ class Venue(Answer):
     coverage: Coverage | None = Field(description="What the source has, counted; null when not counted.")
     score_histogram: ScoreHistogram | None = Field(
         description="Mean review ratings by decision; null when no paper of the venue-year has review scores.")
+    scores_taken: date | None = Field(
+        description="The day the source read these review scores, where that was before the decisions (they are "
+                    "not the final, post-rebuttal values); null otherwise.")
 
 
 class Exported(Answer):

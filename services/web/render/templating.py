@@ -13,7 +13,7 @@ from flask import Flask, url_for
 
 from services.search import conferences, taxonomy
 from services.search.corrections import HINTS
-from services.search.limits import EXPORT_LIMIT, MAX_QUERY, MAX_SIMILAR_TEXT
+from services.search.limits import EXPORT_LIMIT, MAX_QUERY, MAX_SIMILAR_TEXT, PAPER_AUTHORS_SHOWN, PHONE_YEARS_SHOWN
 from services.search.sorting import SORTS
 
 from .. import urls
@@ -28,7 +28,8 @@ def install(app: Flask) -> None:
                                  results_path=urls.results_path, feed_url=urls.feed_url,
                                  conference_label=conferences.label, topic_label=taxonomy.label,
                                  sorts=SORTS.values(), max_query=MAX_QUERY, max_similar_text=MAX_SIMILAR_TEXT,
-                                 export_limit=EXPORT_LIMIT, hints=HINTS,
+                                 export_limit=EXPORT_LIMIT, hints=HINTS, paper_authors_shown=PAPER_AUTHORS_SHOWN,
+                                 phone_years=PHONE_YEARS_SHOWN,
                                  abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE,
                                  venue_of=conferences.lookup)
     app.jinja_env.filters.update(textfilters.FILTERS)

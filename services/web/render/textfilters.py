@@ -1,8 +1,9 @@
-"""Jinja filters for the text of papers: rendered math and emphasis, snippets, plain tab titles."""
+"""Jinja filters for the text of papers: rendered math and emphasis, snippets, plain tab titles, dates."""
 
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from markupsafe import Markup
@@ -47,6 +48,18 @@ def facet_label(value: str, facet: Any) -> str:
     return facet.value_label(value)
 
 
+def quoted(text: str) -> str:
+    """A query in curly quotes, as a heading says it; a query that is one quoted phrase already
+    (``"in-context learning"``) keeps its own quotes, curled, not a second pair."""
+    inner = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' and '"' not in text[1:-1] else text
+    return f"“{inner}”"
+
+
+def long_date(day: date) -> str:
+    """A day as people write it: "14 December 2023"."""
+    return f"{day.day} {day.strftime('%B %Y')}"
+
+
 FILTERS = {"markup": render, "markup_highlighted": render_highlighted, "plain_text": plain_text,
            "snippet": snippet, "snippet_highlighted": snippet_highlighted, "humanise": humanise,
-           "facet_label": facet_label}
+           "facet_label": facet_label, "long_date": long_date, "quoted": quoted}

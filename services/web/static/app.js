@@ -1,7 +1,7 @@
 /* paperlist: progressive enhancement only — every page works without this file.
    Live results as you type (debounced), facet clicks without reloads, autocomplete,
-   copy-to-clipboard for BibTeX, the year-range form, sort auto-submit and the
-   foldable filter panel on narrow screens.
+   copy-to-clipboard for BibTeX, the year-range form, sort auto-submit, the
+   foldable filter panel on narrow screens and the charts' readout lines.
 
    An ES module (loaded with <script type="module">): nothing is global; each component
    keeps its state (the request in flight, the typing timer, the active suggestion) in
@@ -31,7 +31,8 @@ function pageTitle(url) {
 function focusKey(root) {
   const el = document.activeElement;
   if (!el || !root.contains(el)) { return null; }
-  if (el.hasAttribute("data-facet")) { return { facet: el.getAttribute("data-facet"), value: el.getAttribute("data-value") }; }
+  const facet = el.hasAttribute("data-value") && el.closest("[data-facet]");
+  if (facet) { return { facet: facet.getAttribute("data-facet"), value: el.getAttribute("data-value") }; }
   return { other: true };
 }
 
@@ -39,7 +40,7 @@ function restoreFocus(root, key) {
   if (!key || (document.activeElement && document.activeElement !== document.body && root.contains(document.activeElement))) { return; }
   let target = null;
   if (key.facet && window.CSS && CSS.escape) {
-    target = $('[data-facet="' + CSS.escape(key.facet) + '"][data-value="' + CSS.escape(key.value || "") + '"]', root);
+    target = $('[data-facet="' + CSS.escape(key.facet) + '"] [data-value="' + CSS.escape(key.value || "") + '"]', root);
   }
   target = target || $("#results-heading", root);
   if (target) {
@@ -96,6 +97,7 @@ function createResultsLoader() {
         if (push) { history.pushState({ url }, "", url); } else { history.replaceState({ url }, "", url); }
         document.title = pageTitle(url);
         syncSearchForm(data.scope);
+        showCount(data.total);
         const status = $("[data-results-status]", root);
         const total = $(".total", root);
         if (status && total) { status.textContent = total.textContent.replace(/\s+/g, " ").trim(); }
@@ -342,7 +344,9 @@ function foldOnNarrow(scope) {
 }
 
 /* The filter panel is open on wide screens and folded on narrow ones (results first).
-   On a narrow screen it is a drawer: choosing a filter closes it and shows the results. */
+   On a narrow screen it stays open while filters are chosen (each updates the results in
+   place, its count on the panel's "Show N papers" button); that button folds it and shows
+   the results. */
 function initFilterPanel() {
   const panel = $("[data-filters-panel]");
   if (!panel || !window.matchMedia) { return; }
@@ -350,17 +354,40 @@ function initFilterPanel() {
   const apply = () => { panel.open = !query.matches; };
   apply();
   if (query.addEventListener) { query.addEventListener("change", apply); }
-  const chosen = () => {
-    if (!query.matches) { return; }
+  panel.addEventListener("click", (ev) => {
+    if (!ev.target.closest || !ev.target.closest("[data-show-results]") || !query.matches) { return; }
     panel.open = false;
     const results = $(".results", resultsRoot() || document);
     if (results && results.scrollIntoView) { results.scrollIntoView({ block: "start" }); }
-  };
-  panel.addEventListener("click", (ev) => {
-    const link = ev.target.closest && ev.target.closest("a[data-facet], .clear-filters a, .histogram a");
-    if (link && !ev.metaKey && !ev.ctrlKey && !ev.shiftKey && !ev.altKey) { chosen(); }
   });
-  panel.addEventListener("submit", chosen);
+}
+
+/* A phone's row of a venue's years shows the newest; "all N years" shows the rest. */
+function initMoreYears() {
+  document.addEventListener("click", (ev) => {
+    const button = ev.target.closest && ev.target.closest("[data-more-years]");
+    if (button) { button.closest(".year-links").classList.add("all"); }
+  });
+}
+
+/* The count the filter panel's button shows, after an in-place update. */
+function showCount(total) {
+  for (const el of $all("[data-results-count]")) { el.textContent = Number(total).toLocaleString("en-US"); }
+}
+
+/* A chart's readout line shows the numbers of the mark under the pointer or the keyboard focus
+   (the mark's own tooltip, which needs a steady mouse and no keyboard). */
+function initChartReadouts() {
+  const show = (ev) => {
+    const mark = ev.target.closest && ev.target.closest("[data-chart] a");
+    const chart = mark && mark.closest("[data-chart]");
+    const readout = chart && chart.nextElementSibling;
+    if (!readout || !readout.matches("[data-chart-readout]")) { return; }
+    const title = mark.getAttribute("title") || (mark.querySelector("title") || {}).textContent || "";
+    readout.textContent = title;
+  };
+  document.addEventListener("mouseover", show);
+  document.addEventListener("focusin", show);
 }
 
 function fallbackCopy(text) {
@@ -404,3 +431,5 @@ initFilterPanel();
 foldOnNarrow(document);
 initCopy();
 initSlashKey();
+initChartReadouts();
+initMoreYears();

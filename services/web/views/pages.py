@@ -8,6 +8,7 @@ from flask import Blueprint, abort, jsonify, make_response, redirect, render_tem
 from markupsafe import Markup
 
 from services.search import bibtex, conferences, taxonomy
+from services.search.authors import same_work
 from services.search.errors import SearchUnavailable
 from services.search.request import SearchRequest
 from services.search.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
@@ -182,7 +183,9 @@ def paper(paper_id: str):
         # The paper is what was asked for; its neighbours (a kNN search, the costlier call)
         # are left out when Elasticsearch runs out of time, not the whole page.
         similar, degraded = [], True
-    page = make_response(render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar))
+    versions = {p.paper_id for p in similar if same_work(found, p)}  # marked as what they are
+    page = make_response(render_template("paper.html", paper=found, bibtex=bibtex.entry(found), similar=similar,
+                                         versions=versions))
     if degraded:
         page.headers["Cache-Control"] = "no-store"  # not kept by browsers or a CDN: the next visit has them
     return page

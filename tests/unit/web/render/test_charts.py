@@ -1,4 +1,5 @@
-"""Chart geometry: axes true to time, the year under way marked, labels never cut, no bar for an unknown rate."""
+"""Chart geometry: axes true to time, the year under way marked, labels at their size and never crowded, bars of
+a bounded width, no bar for an unknown rate, the charts' first year."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import pytest
 from fake_reads import fake_app
 
 from services.search import taxonomy
-from services.search.stats import venue_year
+from services.search.request import parse_request
+from services.search.stats import KeyYearCount, Trends, YearCount, venue_year
 from services.web.render import charts
-from services.web.render.trends import acceptance_chart
+from services.web.render.trends import acceptance_chart, chart_start, trends_view
 
 NOW = 2026  # the year under way in these tests
 
@@ -16,16 +18,6 @@ NOW = 2026  # the year under way in these tests
 def _stacked(counts, keys=("iclr", "icml"), **kw):
     return charts.stacked_years(counts, list(keys), str.upper, lambda c, y: f"/c/{c}/{y}", lambda y: f"/y/{y}",
                                 label="x", current_year=NOW, **kw)
-
-
-def _all_inside(chart: charts.Chart) -> bool:
-    """Every text within the chart's width, as wide as it is drawn (by its anchor)."""
-    for t in chart.texts:
-        w = charts.text_width(t.text, t.size)
-        start = t.x - {"middle": w / 2, "end": w}.get(t.anchor, 0)
-        if start < 0 or start + w > chart.width:
-            return False
-    return True
 
 
 def _slot_centres(chart: charts.Chart) -> dict[str, float]:
@@ -74,43 +66,69 @@ def test_the_year_under_way_is_marked_so_far():
     assert not any(m.partial for m in before.marks) and not any(s.partial for s in before.legend)
 
 
-def test_no_label_is_cut():
-    # The widest topic label, and a legend of long conference names, fit whole inside the chart.
-    topics = sorted((t.slug for t in taxonomy.TOPICS), key=lambda s: -len(taxonomy.label(s)))[:10]
-    grid = charts.heatmap({(t, y): 1 + i for i, t in enumerate(topics) for y in range(2013, 2027)}, topics,
-                          taxonomy.label, lambda t, y: "#", lambda t: "#", label="x", current_year=NOW)
-    labels = [t for t in grid.texts if t.anchor == "end" and not t.text.isdigit()]
-    assert [t.text for t in labels] == [taxonomy.label(t) for t in topics]  # whole, never "…"
-    assert all(t.x - charts.text_width(t.text) >= 0 for t in labels)
-    assert min(m.x for m in grid.marks) >= max(t.x for t in labels)
-    names = {"siggraph-asia": "SIGGRAPH Asia", "eurographics": "Eurographics", "interspeech": "Interspeech",
-             "ecml-pkdd": "ECML PKDD", "humanoids": "Humanoids", "aaai": "AAAI"}
-    bars = charts.stacked_years({(k, 2020): 100_000 for k in names}, list(names), names.get, lambda c, y: "#",
+def test_positions_are_shares_of_the_width_and_labels_keep_their_size():
+    chart = _stacked({("iclr", y): 10 for y in range(2000, 2027)})
+    assert all(0 <= m.x and m.x + m.width <= 100 for m in chart.marks)  # % of whatever width the panel has
+    assert all(0 <= t.x <= 100 for t in chart.texts) and {t.size for t in chart.texts} == {charts.FONT}
+    assert chart.grid[0][0] == chart.height - charts.BOTTOM and chart.grid[-1][0] == charts.TOP
+
+
+@pytest.mark.parametrize("years", [3, 12, 27, 40])
+def test_year_labels_never_crowd_a_desktop_panel_and_fewer_show_on_a_phone(years):
+    chart = _stacked({("iclr", y): 5 for y in range(2027 - years, 2027)})
+    labels = [t for t in chart.texts if t.text.isdigit()]
+    assert labels[-1].text == "2026" and not labels[-1].minor  # the latest always, on every screen
+    for plot, shown in ((charts.WIDE_PLOT, labels), (charts.NARROW_PLOT, [t for t in labels if not t.minor])):
+        centres = [t.x * plot / 100 for t in shown]
+        assert all(b - a >= charts.LABEL_ROOM - 1 for a, b in zip(centres, centres[1:], strict=False))
+    # At the edges a label is drawn from or to the edge, not cut by it.
+    assert labels[-1].anchor == "end" and labels[-1].x == 100 or labels[-1].anchor == "middle"
+
+
+def test_one_year_is_a_bar_not_the_whole_chart():
+    chart = _stacked({("iclr", 2024): 30, ("icml", 2024): 20})
+    assert {m.width for m in chart.marks} == {charts.MAX_BAR}
+    assert chart.marks[0].x == pytest.approx(50 - charts.MAX_BAR / 2)
+    many = _stacked({("iclr", y): 3 for y in range(1990, 2027)})
+    assert many.marks[0].width == pytest.approx(100 / 37 * charts.BAR_SHARE, abs=0.01)
+
+
+def test_the_legend_names_each_colour_and_the_year_under_way():
+    names = {k: k.upper() for k in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")}
+    bars = charts.stacked_years({(k, 2026): 5 for k in names}, list(names), names.get, lambda c, y: "#",
                                 lambda y: "#", label="x", current_year=NOW)
-    assert [s.text for s in bars.legend] == list(names.values())
-    for swatch in bars.legend:
-        assert swatch.x + 14 + charts.text_width(swatch.text, charts.LEGEND_FONT) <= bars.width
-    rows = sorted({s.y for s in bars.legend})
-    assert len(rows) > 1 and all(s.y + 10 < bars.grid[-1][0] for s in bars.legend)  # legend above the plot
-    assert all(charts.text_width(tick) + 4 <= bars.left for _, tick in bars.grid)  # "400,000" fits the margin
-    assert _all_inside(grid) and _all_inside(bars)
+    assert [s.text for s in bars.legend] == [*"ABCDEFGH", "Others", "2026 so far"]
+    assert [s.fill for s in bars.legend[:8]] == list(charts.PALETTE) and bars.legend[-1].partial
 
 
-def test_a_long_label_widens_the_chart_instead_of_being_cut():
-    long = "A Topic Whose Name Goes On and On Well Past Any Reasonable Length For a Label"
-    grid = charts.heatmap({("t", 2020): 3}, ["t"], lambda _: long, lambda t, y: "#", lambda t: "#", label="x",
-                          current_year=NOW)
-    [text] = [t for t in grid.texts if t.text == long]
-    assert text.x - charts.text_width(long) >= 0 and grid.width > 520 and grid.right - grid.left >= grid.width / 2 - 8
+def test_venues_past_the_palette_are_one_grey_segment_a_year():
+    keys = [f"v{i}" for i in range(len(charts.PALETTE) + 3)]
+    chart = charts.stacked_years({(k, 2024): 10 + i for i, k in enumerate(keys)}, keys, str.upper,
+                                 lambda c, y: f"/c/{c}/{y}", lambda y: f"/y/{y}", label="x", current_year=NOW)
+    assert len(chart.marks) == len(charts.PALETTE) + 1
+    rest = chart.marks[-1]
+    assert rest.fill == charts.OTHER and rest.href == "/y/2024"
+    assert rest.title == "Others 2024 (3 more venues): 57 papers"  # 18 + 19 + 20
 
 
-def test_the_heatmap_marks_the_year_under_way_above_its_column():
+def test_the_heatmap_rows_have_whole_labels_and_a_cell_a_year():
+    topics = sorted((t.slug for t in taxonomy.TOPICS), key=lambda s: -len(taxonomy.label(s)))[:3]
+    grid = charts.heatmap({(t, y): 1 + i for i, t in enumerate(topics) for y in (2013, 2015)}, topics,
+                          taxonomy.label, lambda t, y: f"/{t}/{y}", lambda t: f"/{t}", label="x", current_year=NOW)
+    assert [r.label for r in grid.rows] == [taxonomy.label(t) for t in topics]  # whole, never "…"
+    assert [y.year for y in grid.years] == [2013, 2014, 2015]
+    first = grid.rows[0].cells
+    assert first[1] is None and first[0].href == f"/{topics[0]}/2013" and first[0].title.endswith(": 1 paper")
+    assert grid.rows[2].cells[0].opacity == 1.0 and first[0].opacity < grid.rows[1].cells[0].opacity
+
+
+def test_the_heatmap_marks_the_year_under_way():
     grid = charts.heatmap({("rl", 2024): 5, ("rl", 2026): 2}, ["rl"], str, lambda t, y: "#", lambda t: "#",
                           label="x", current_year=NOW)
-    assert [m.partial for m in grid.marks] == [False, True]
-    [so_far] = [t for t in grid.texts if t.text == "so far"]
-    assert so_far.x == pytest.approx(_slot_centres(grid)["2026"], abs=0.05) and so_far.y < grid.marks[1].y
-    assert [t.text for t in grid.texts if t.text.isdigit()] == ["2024", "2025", "2026"]
+    cells = grid.rows[0].cells
+    assert [c.partial for c in cells if c] == [False, True] and cells[1] is None
+    assert grid.under_way == 2026 and [y.partial for y in grid.years] == [False, False, True]
+    assert "2026 is under way" in grid.description
 
 
 def test_an_unknown_rate_gets_no_bar():
@@ -139,3 +157,19 @@ def test_a_year_listing_only_some_rejections_draws_no_bar():
         chart = acceptance_chart("neurips", sorted(years, key=lambda v: v.year))
     assert [m.title for m in chart.marks] == ["2020: 9,400 submissions", "2020: 1,900 accepted"]
     assert [t.text for t in chart.texts if not t.text.isdigit()] == ["20%", "n/a"]
+
+
+def test_the_charts_start_at_the_first_year_with_a_hundredth_of_the_peak():
+    assert chart_start([(1987, 1), (1995, 1), (2013, 30), (2024, 200)]) == 2013  # 1% of 200 is 2
+    assert chart_start([(1987, 1), (1995, 2), (2013, 30), (2024, 200)]) == 1995
+    assert chart_start([(2020, 5), (2021, 5)]) == 2020
+    assert chart_start([]) is None
+    trends = Trends(232, (YearCount(1990, 1), YearCount(2020, 31), YearCount(2024, 200)),
+                    (KeyYearCount("iclr", 1990, 1), KeyYearCount("iclr", 2020, 31), KeyYearCount("icml", 2024, 200)),
+                    (KeyYearCount("rl", 1990, 1), KeyYearCount("rl", 2020, 3), KeyYearCount("rl", 2024, 200)))
+    with fake_app().test_request_context():
+        view = trends_view(parse_request({}), trends)
+    assert (view.since, view.earlier) == (2020, 1)
+    assert [t.text for t in view.bars.texts if t.text.isdigit()][0] == "2020"
+    assert [y.year for y in view.grid.years][0] == 2020
+    assert view.by_conference[("iclr", 1990)] == 1  # the tables keep every year

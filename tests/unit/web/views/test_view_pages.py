@@ -20,6 +20,38 @@ def test_front_page_leads_with_the_newest_conference_year(fake_client):
     assert "Graph Neural Networks at Scale" in html and 'href="/conferences/neurips/2024"' in html
 
 
+def test_a_partial_newest_edition_is_a_preview_on_the_front_page_and_its_year_page(fake_reads):
+    from fake_reads import PAPERS, _paper, fake_app
+
+    fake_reads.papers = [*PAPERS, *(_paper(10 + i, f"Complete Paper {i}", "neurips", 2025) for i in range(6)),
+                         _paper(20, "An Early Paper", "neurips", 2026)]
+    client = fake_app(fake_reads).test_client()
+    html = _html(client.get("/"))
+    assert re.search(r"Newest: NeurIPS 2025 <span class=\"count\">6 papers", html)
+    assert "Complete Paper 0" in html and "An Early Paper" not in html
+    assert ('Under way: <a href="/conferences/neurips/2026">NeurIPS 2026</a>, '
+            "a preview: 1 of NeurIPS 2026’s papers so far.") in html
+    html = _html(client.get("/conferences/neurips/2026"))
+    assert "A preview: 1 of NeurIPS 2026’s papers so far" in html and "2026 <span class=\"count so-far\">(1 so far)" in html
+    assert "preview" not in _html(client.get("/conferences/neurips/2025"))
+
+
+def test_a_venue_year_without_review_scores_says_so_and_offers_no_rating_sort(fake_client):
+    html = _html(fake_client.get("/conferences/neurips/2024"))
+    assert "No histogram of review ratings: the source has no review scores for NeurIPS 2024." in html
+    assert re.search(r'class="note source-lacks">The source lists [^<]*no review scores for NeurIPS 2024', html)
+    assert '<option value="rating" disabled >By review rating — none for NeurIPS 2024</option>' in html
+    # Asked for anyway (a shared link): the list says it is not by rating.
+    html = _html(fake_client.get("/conferences/neurips/2024", query_string={"sort": "rating"}))
+    assert "None of these papers has review scores (the source has none for NeurIPS 2024)" in html
+    # A venue-year with scores: a histogram with its legend, and the sort offered.
+    html = _html(fake_client.get("/conferences/iclr/2018"))
+    assert '<ul class="legend" aria-hidden="true"><li><span class="swatch seg-poster"></span>Poster</li>' in html
+    assert "no review scores" not in html and "No histogram" not in html
+    assert '<option value="rating" >By review rating, where known</option>' in html
+    assert "sort-note" not in _html(fake_client.get("/conferences/iclr/2018", query_string={"sort": "rating"}))
+
+
 def test_results_list_the_matches_with_facets_and_trends(fake_client, fake_reads):
     html = _html(fake_client.get("/search", query_string={"q": "graph"}))
     assert "Graph Attention Networks" in html and "Graph Neural Networks at Scale" in html
@@ -58,6 +90,60 @@ def test_a_paper_page_shows_its_details_bibtex_and_neighbours(fake_client):
     html = _html(fake_client.get("/papers/iclr-2018-p1"))
     assert "Graph Attention Networks" in html and "@inproceedings" in html and "Similar papers" in html
     assert 'href="/authors/Ada%20Lovelace"' in html
+
+
+def test_a_paper_page_has_its_links_under_the_authors_and_marks_versions_of_itself(fake_reads):
+    from fake_reads import PAPERS, _paper, fake_app
+
+    journal = _paper(30, "Graph attention networks", "jmlr", 2019, authors=("Ada Lovelace",))
+    namesake = _paper(31, "Graph Attention Networks", "icml", 2020, authors=("Someone Else",))
+    fake_reads.papers = [*PAPERS, journal, namesake]
+    html = _html(fake_app(fake_reads).test_client().get("/papers/iclr-2018-p1"))
+    authors, actions = html.index('class="author-list"'), html.index('class="paper-actions"')
+    assert authors < actions < html.index('id="abstract-heading"')
+    row = html[actions:html.index("</ul>", actions)]
+    assert re.findall(r">([^<>]+)</a></li>", row) == ["PDF", "BibTeX"] and 'href="#bibtex-heading"' in row
+    similar = html[html.index('id="similar-heading"'):]
+    cards = similar.split('<article class="paper-card">')[1:]
+    marked = [c for c in cards if "Another version of this paper" in c]
+    assert len(marked) == 1 and "JMLR 2019" in marked[0]  # the same title by someone else is not one
+
+
+def test_a_long_author_list_folds_after_the_first_few(fake_reads):
+    from fake_reads import PAPERS, _paper, fake_app
+    from services.search.limits import PAPER_AUTHORS_SHOWN
+
+    many = tuple(f"Author {i}" for i in range(PAPER_AUTHORS_SHOWN + 5))
+    fake_reads.papers = [*PAPERS, _paper(40, "A Big Collaboration", "icml", 2024, authors=many),
+                         _paper(41, "A Slightly Bigger Team", "icml", 2024, authors=many[:PAPER_AUTHORS_SHOWN + 2])]
+    client = fake_app(fake_reads).test_client()
+    html = _html(client.get("/papers/icml-2024-p40"))
+    first = html[:html.index('class="more-authors"')]
+    assert f">Author {PAPER_AUTHORS_SHOWN - 1}</a>" in first and f">Author {PAPER_AUTHORS_SHOWN}</a>" not in first
+    assert "<summary>and 5 more authors</summary>" in html and ">Author 12</a>" in html
+    assert "more-authors" not in _html(client.get("/papers/icml-2024-p41"))  # two more are simply shown
+
+
+@pytest.mark.parametrize("q, heading", [('"graph attention"', "“graph attention”"), ("graph", "“graph”"),
+                                        ('"graph" attention', "“&#34;graph&#34; attention”")])
+def test_a_phrase_query_is_quoted_once_in_the_heading(fake_client, q, heading):
+    html = _html(fake_client.get("/search", query_string={"q": q}))
+    assert f'id="results-heading">{heading}</h1>' in html
+    assert f'<span class="for-query"> for {heading}</span>' in html
+
+
+def test_an_author_page_links_all_the_papers_at_its_top_when_it_lists_only_some(fake_reads):
+    from fake_reads import PAPERS, _paper, fake_app
+    from services.search.limits import AUTHOR_PAGE_PAPERS
+
+    fake_reads.papers = [*PAPERS, *(_paper(100 + i, f"Paper {i}", "icml", 2024, authors=("Prolific Person",))
+                                    for i in range(AUTHOR_PAGE_PAPERS + 3))]
+    client = fake_app(fake_reads).test_client()
+    html = _html(client.get("/authors/Prolific Person"))
+    top = html.index(f'All {AUTHOR_PAGE_PAPERS + 3:,} papers →')
+    assert top < html.index('class="profile-grid"') and top < html.index('class="paper-list"')
+    assert f"(the newest {AUTHOR_PAGE_PAPERS:,} are listed here)" in html
+    assert "All 1 papers" not in _html(client.get("/authors/Kaiming He"))  # a whole list needs no link
 
 
 def test_an_unknown_paper_is_a_404_page(fake_client):

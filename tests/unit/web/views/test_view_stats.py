@@ -48,7 +48,7 @@ def test_a_venue_year_says_how_its_rate_is_counted_and_what_its_source_lacks(cli
     assert data["lacks"] == []
     neurips = client.get("/api/v1/venues/neurips/2024").get_json()
     conforms(neurips, "Venue")
-    assert [lack["code"] for lack in neurips["lacks"]] == ["rejections", "abstracts"]
+    assert [lack["code"] for lack in neurips["lacks"]] == ["rejections", "abstracts", "reviews"]
     assert neurips["lacks"][0]["label"] == "no rejections" and neurips["score_histogram"] is None
 
 
