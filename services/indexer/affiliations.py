@@ -71,9 +71,13 @@ def _display() -> dict[str, str]:
     with open(VOCAB / "affiliation_aliases.toml", "rb") as f:
         groups = tomllib.load(f)["institution"]
     table = {affiliation_key(group["names"][0]): group["names"][0] for group in groups}
+    shown: dict[str, str] = {}
     with open(VOCAB / "affiliation_display.toml", "rb") as f:
         for name in tomllib.load(f)["display"]:
-            table[canonical_key(name)] = name
+            key = canonical_key(name)
+            if key in shown:  # one institution, one name: a new alias group must keep one of its spellings here
+                raise ValueError(f"affiliation_display.toml shows one institution as {shown[key]!r} and {name!r}")
+            shown[key] = table[key] = name
     return table
 
 

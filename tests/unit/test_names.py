@@ -128,7 +128,7 @@ def test_spellings_of_one_institution_share_one_display_form(spellings, display)
 @pytest.mark.parametrize(("a", "b"), [
     ("Google DeepMind", "Google Research"),
     ("DeepMind", "Google Research"),
-    ("Google Brain", "Google Research"),
+    ("DeepMind", "Google Brain"),
     ("University of California, Berkeley", "University of California, Los Angeles"),
     ("Washington University in St. Louis", "University of Washington"),
     ("Harbin Institute of Technology, Shenzhen", "Harbin Institute of Technology"),
