@@ -24,7 +24,8 @@ from services.search.reads import Exported, SearchReads, Suggestion
 from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
 from services.search.score_histogram import BIN_WIDTH, DECISIONS, SCORE_FIELD, ScoreBin, ScoreHistogram, decision
-from services.search.stats import Coverage, KeyYearCount, Trends, VenueYear, YearCount, venue_year
+from services.search.stats import (TIERS, Coverage, Institution, Institutions, KeyYearCount, Trends, VenueYear,
+                                   YearCount, YearCoverage, venue_year)
 from services.settings import load_settings
 
 CLOSED = "127.0.0.1:1"  # nothing listens on port 1
@@ -126,6 +127,28 @@ class FakeReads:
                 per_year.setdefault(p.year, []).append(p)
         return [venue_year(conference, y, Counter(p.status_raw for p in papers), coverage=_coverage(papers),
                            scores=_scores(conference, papers)) for y, papers in sorted(per_year.items())]
+
+    def institutions(self, conference: str, year: int) -> Institutions:
+        """Counted like the index: listed papers with affiliations, each institution once per paper."""
+        self._note("institutions", conference, year)
+        listed = [p for p in self._listed() if p.conference == conference]
+        here = [p for p in listed if p.year == year]
+        counts = Counter(a for p in here for a in p.affiliations)
+        tiers = {name: Counter(p.status for p in here if name in p.affiliations and p.status in TIERS) for name in counts}
+        trend = {name: tuple(YearCount(y, n) for y, n in sorted(Counter(p.year for p in listed if name in p.affiliations).items()))
+                 for name in counts}
+        found = [Institution(name, n, dict(tiers[name]), trend[name])
+                 for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+        years = tuple(YearCoverage(y, sum(p.year == y for p in listed), sum(p.year == y and bool(p.affiliations)
+                                                                            for p in listed))
+                      for y in sorted({p.year for p in listed}))
+        return Institutions(conference, year, len(here), sum(bool(p.affiliations) for p in here), tuple(found),
+                            tuple(sorted((i for i in found if i.highlighted), key=lambda i: -i.highlighted)), years)
+
+    def papers_by_id(self, paper_ids: Sequence[str]) -> list[Paper]:
+        self._note("papers_by_id", tuple(paper_ids))
+        by_id = {p.paper_id: p for p in self.papers}
+        return [by_id[i] for i in dict.fromkeys(paper_ids) if i in by_id]
 
     def feed(self, req: SearchRequest) -> list[Paper]:
         self._note("feed", req)

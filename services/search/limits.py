@@ -39,3 +39,7 @@ MAX_SHARED_URL = 3000      # bytes of a shareable ``/similar?text=…`` link (we
                            # a longer text is sent by POST and its results have no link
 SEMANTIC_K = 100           # nearest neighbours a semantic search ranks and counts facets over (more when paged deeper)
 SEMANTIC_CANDIDATES = 200  # HNSW candidates per shard: recall against latency
+MAX_LIST_PAPERS = 100      # papers of one reading list (/list?ids=…, its export): 100 ids fit a shareable link
+TOP_INSTITUTIONS = 50      # institutions a venue-year lists by papers (page and venue JSON)
+TOP_TIERED_INSTITUTIONS = 20  # ... and by oral and spotlight papers, where the venue-year has those tiers
+MIN_SHARE_PAPERS = 10      # a share of fewer papers than this is never shown without its count

@@ -20,7 +20,7 @@ from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
 from .model import Paper
 from .request import SearchRequest
 from .results import SearchResults
-from .stats import Trends, VenueYear
+from .stats import Institutions, Trends, VenueYear
 
 SUGGESTION_KINDS = ("title", "author", "topic", "conference")
 
@@ -57,9 +57,13 @@ class SearchReads(Protocol):
 
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]: ...
 
+    def institutions(self, conference: str, year: int) -> Institutions: ...
+
     def feed(self, req: SearchRequest) -> list[Paper]: ...
 
     def paper(self, paper_id: str) -> Paper | None: ...
+
+    def papers_by_id(self, paper_ids: Sequence[str]) -> list[Paper]: ...
 
     def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]: ...
 

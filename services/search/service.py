@@ -25,7 +25,7 @@ from .errors import OptionalTimedOut, TimedOut
 from .facets import FACETS
 from .fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
 from .limits import (AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX,
-                     SUGGEST_BELOW)
+                     SUGGEST_BELOW, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS)
 from .model import Paper
 from .name_keys import author_key
 from .corrections import Meant, hint, keep_case, use_correction
@@ -35,7 +35,8 @@ from .results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, SearchResults, shape
 from .search_body import LEXICAL_MATCHES, build_search, build_suggest
 from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
 from .sorting import BROWSE_SORT, sort_clauses
-from .stats import Trends, VenueYear, aggregate, shape_trends, shape_venue, trends_body, venue_body
+from .stats import (Institutions, Trends, VenueYear, aggregate, institution_years_body, institutions_body,
+                    shape_institutions, shape_trends, shape_venue, trends_body, venue_body)
 from .suggest import shape_suggestions, suggest_body
 
 log = logging.getLogger(__name__)
@@ -266,6 +267,15 @@ class PaperSearch:
         return shape_venue(conference, aggregate(self._aggregate, lambda buckets: venue_body(conference, year, buckets)))
 
     @translating
+    def institutions(self, conference: str, year: int) -> Institutions:
+        """Who publishes at a conference-year: its top institutions by listed papers and by oral and spotlight
+        papers, each with its papers at the conference per year."""
+        found = self._search(**institutions_body(conference, year, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS)).body
+        top = shape_institutions(conference, year, found)
+        years = self._search(**institution_years_body(conference, top.names)).body
+        return shape_institutions(conference, year, found, years)
+
+    @translating
     def feed(self, req: SearchRequest) -> list[Paper]:
         """A page of the result set, without facets, highlights or suggestions (a feed's entries)."""
         entries, total = self._feed(req)
@@ -295,6 +305,15 @@ class PaperSearch:
                 raise
             return None
         return from_source(doc["_source"])
+
+    @translating
+    def papers_by_id(self, paper_ids: Sequence[str]) -> list[Paper]:
+        """The papers of these ids that exist, in the order given, each once (a reading list)."""
+        wanted = list(dict.fromkeys(paper_ids))
+        if not wanted:
+            return []
+        docs = self._es.mget(index=self.alias, ids=wanted, source_excludes=[EMBEDDING])["docs"]
+        return [from_source(d["_source"]) for d in docs if d.get("found")]
 
     @translating
     def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:

@@ -6,6 +6,12 @@ the same search. Venue statistics read each raw status through the catalogue
 (decided / accepted / tier / main track, see catalogue/statuses.toml); they also count
 what the source has (abstracts, affiliations, citations, reviews, code), so a page can
 say what it lacks, and the review ratings by decision (:mod:`.score_histogram`).
+
+Who publishes where (issue 33): a venue-year's institutions by listed papers and by oral and
+spotlight papers, each with its papers at the venue per year (the trend). Affiliations are
+counted as the index stores them, one display form per institution (the indexer's alias
+table); only papers whose source gives affiliations count, and :class:`Institutions` says
+how many those are.
 """
 
 from __future__ import annotations
@@ -17,8 +23,10 @@ from typing import Any, NamedTuple
 
 from . import conferences
 from .catalogue import catalogue
+from .facets import FACETS
+from .model import STATUSES
 from .request import SearchRequest
-from .score_histogram import ScoreHistogram, score_histogram_agg, shape_score_histogram
+from .score_histogram import ScoreHistogram, score_histogram_agg, score_values_agg, shape_score_histogram
 from .search_body import result_query
 
 Body = dict[str, Any]
@@ -212,14 +220,15 @@ def venue_body(conference: str, year: int | None = None, buckets: int = BUCKETS)
     return {"query": {"bool": {"filter": filters}}, "size": 0, "track_total_hits": True,
             "aggs": {"years": {**_PER_YEAR, "aggs": {"statuses": statuses,
                                                      "coverage": {"filters": {"filters": _COVERAGE}},
-                                                     "scores": score_histogram_agg(buckets)}}}}
+                                                     "scores": score_histogram_agg(buckets),
+                                                     "score_values": score_values_agg(buckets)}}}}
 
 
 def shape_venue(conference: str, resp: Mapping[str, Any]) -> list[VenueYear]:
     """The conference's years, oldest first."""
     return [venue_year(conference, int(b["key"]), {s["key"]: s["doc_count"] for s in b["statuses"]["buckets"]},
                        coverage=Coverage(**{k: v["doc_count"] for k, v in b["coverage"]["buckets"].items()}),
-                       scores=shape_score_histogram(conference, b["scores"]))
+                       scores=shape_score_histogram(conference, b["scores"], b.get("score_values")))
             for b in resp["aggregations"]["years"]["buckets"]]
 
 
@@ -269,3 +278,109 @@ def aggregate(send: Callable[[Body], Mapping[str, Any]], body_of: Callable[[int]
         if buckets >= MAX_BUCKETS or not left_out(resp.get("aggregations")):
             return resp
         buckets *= 8
+
+
+# -- who publishes where ---------------------------------------------------------------------------
+
+AFFILIATION_FIELD = "affiliations.raw"
+HIGHLIGHTED_TIERS = ("oral", "spotlight")  # the tiers an institution is also ranked by
+
+
+@dataclass(frozen=True)
+class Institution:
+    """An institution's listed papers at a venue-year, all and per tier (oral, spotlight, poster; none
+    where the source gives no tiers), and its papers at the venue in each year (``by_year``: the trend)."""
+
+    name: str
+    papers: int
+    by_tier: dict[str, int]
+    by_year: tuple[YearCount, ...] = ()
+
+    @property
+    def highlighted(self) -> int:
+        return sum(self.by_tier.get(t, 0) for t in HIGHLIGHTED_TIERS)
+
+
+class YearCoverage(NamedTuple):
+    year: int
+    papers: int             # listed papers of the venue that year
+    with_affiliations: int  # ... of which the source gives affiliations
+
+
+@dataclass(frozen=True)
+class Institutions:
+    """Who publishes at a venue-year: institutions by listed papers and by oral and spotlight papers.
+
+    Only the ``with_affiliations`` of the ``papers`` listed are counted (a source without affiliations
+    names no institution); ``years`` gives the same two counts for every year of the venue, so a trend
+    can be read as a share of what was counted.
+    """
+
+    conference: str
+    year: int
+    papers: int
+    with_affiliations: int
+    by_papers: tuple[Institution, ...]
+    by_tier: tuple[Institution, ...]  # empty where the venue-year has no oral or spotlight papers
+    years: tuple[YearCoverage, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(i.name for i in (*self.by_papers, *self.by_tier)))
+
+
+def _institution_terms(size: int, order: list[Body]) -> Body:
+    # A venue-year names a few thousand institutions: every shard sends all it has, so counts are exact.
+    return {"terms": {"field": AFFILIATION_FIELD, "size": size, "shard_size": max(10 * size, 5000), "order": order},
+            "aggs": {"tiers": {"terms": {"field": "status", "size": len(STATUSES)}},
+                     "highlighted": {"filter": {"terms": {"status": list(HIGHLIGHTED_TIERS)}}}}}
+
+
+def _venue_filters(conference: str, year: int | None = None) -> list[Body]:
+    """A conference's (or one year's) listed papers: rejected and withdrawn ones left out, as pages list them."""
+    return [{"term": {"conference": conference}}, *([{"term": {"year": year}}] if year is not None else []),
+            *FACETS.default_filters()]
+
+
+def institutions_body(conference: str, year: int, size: int, tiered: int) -> Body:
+    """The venue-year's listed papers, those with affiliations, and its top institutions both ways."""
+    by_count = [{"_count": "desc"}, {"_key": "asc"}]
+    return {"query": {"bool": {"filter": _venue_filters(conference, year)}}, "size": 0, "track_total_hits": True,
+            "aggs": {"with_affiliations": {"filter": _COVERAGE["affiliations"]},
+                     "by_papers": _institution_terms(size, by_count),
+                     "by_tier": _institution_terms(tiered, [{"highlighted": "desc"}, *by_count])}}
+
+
+def institution_years_body(conference: str, names: tuple[str, ...]) -> Body:
+    """Per year of the venue: listed papers, those with affiliations, and each named institution's."""
+    return {"query": {"bool": {"filter": _venue_filters(conference)}}, "size": 0, "aggs": {
+        "years": {**_PER_YEAR, "aggs": {"with_affiliations": {"filter": _COVERAGE["affiliations"]}}},
+        "names": {"terms": {"field": AFFILIATION_FIELD, "include": list(names), "size": max(len(names), 1)},
+                  "aggs": {"years": _PER_YEAR}}}}
+
+
+def _institution(bucket: Mapping[str, Any]) -> Institution:
+    tiers = {b["key"]: b["doc_count"] for b in bucket["tiers"]["buckets"]}
+    return Institution(bucket["key"], bucket["doc_count"], {t: tiers[t] for t in TIERS if tiers.get(t)})
+
+
+def shape_institutions(conference: str, year: int, resp: Mapping[str, Any],
+                       years: Mapping[str, Any] | None = None) -> Institutions:
+    """:func:`institutions_body`'s answer, with the trend from :func:`institution_years_body`'s when given."""
+    aggs = resp["aggregations"]
+    trend: dict[str, tuple[YearCount, ...]] = {}
+    coverage: tuple[YearCoverage, ...] = ()
+    if years:
+        per_year = years["aggregations"]
+        trend = {b["key"]: tuple(YearCount(int(y["key"]), y["doc_count"]) for y in b["years"]["buckets"])
+                 for b in per_year["names"]["buckets"]}
+        coverage = tuple(YearCoverage(int(b["key"]), b["doc_count"], b["with_affiliations"]["doc_count"])
+                         for b in per_year["years"]["buckets"])
+
+    def with_trend(found: Institution) -> Institution:
+        return Institution(found.name, found.papers, found.by_tier, trend.get(found.name, ()))
+
+    by_tier = [_institution(b) for b in aggs["by_tier"]["buckets"] if b["highlighted"]["doc_count"]]
+    return Institutions(conference, year, resp["hits"]["total"]["value"], aggs["with_affiliations"]["doc_count"],
+                        tuple(with_trend(_institution(b)) for b in aggs["by_papers"]["buckets"]),
+                        tuple(with_trend(i) for i in by_tier), coverage)

@@ -43,7 +43,7 @@ from services.search.model import Paper
 from services.search.reads import Exported, SearchReads, Suggestion
 from services.search.request import SearchRequest
 from services.search.results import SearchResults
-from services.search.stats import Trends, VenueYear
+from services.search.stats import Institutions, Trends, VenueYear
 
 from .. import policy, requestctx
 from ..http import metrics
@@ -53,7 +53,7 @@ from .store import CacheDown, ResultStore
 
 log = logging.getLogger("services.web.cache")
 
-KEY_VERSION = "1"  # bump when the stored shape of an answer changes incompatibly
+KEY_VERSION = "2"  # bump when the stored shape of an answer changes (2: score values in VenueYear, issue 33)
 _UNDECODABLE = object()
 
 
@@ -74,11 +74,17 @@ class CachedSearch:
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
         return self._read("venue_years", list[VenueYear], self.service.venue_years, conference, year)
 
+    def institutions(self, conference: str, year: int) -> Institutions:
+        return self._read("institutions", Institutions, self.service.institutions, conference, year)
+
     def feed(self, req: SearchRequest) -> list[Paper]:
         return self._read("feed", list[Paper], self.service.feed, req)
 
     def paper(self, paper_id: str) -> Paper | None:
         return self._read("paper", Paper | None, self.service.paper, paper_id)
+
+    def papers_by_id(self, paper_ids: Sequence[str]) -> list[Paper]:
+        return self._read("papers_by_id", list[Paper], self.service.papers_by_id, tuple(paper_ids))
 
     def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
         return self._read("similar", list[Paper], self.service.similar, paper_id, size, within)
