@@ -124,6 +124,18 @@ def toggle(req: SearchRequest, facet: str, value: str) -> str:
     return query.changed({facet: selected or None, "page": None})
 
 
+def query_url(path: str, pairs: Iterable[tuple[str, str]]) -> str:
+    """``path`` with these parameters (decoded name, value), in canonical order and encoding."""
+    parts = [_pair(k, v) for k, v in canonical_order(pairs)]
+    return f"{path}?{'&'.join(parts)}" if parts else path
+
+
+def list_url(paper_ids: Iterable[str]) -> str:
+    """The shareable reading list of these papers (``/list?ids=a,b``), or the empty list's page."""
+    ids = ",".join(paper_ids)
+    return query_url(url_for("lists.page"), [("ids", ids)] if ids else [])
+
+
 def similar_url(req: SearchRequest, text: str) -> str:
     """The ``/similar`` page of a text and its filters, as a link (GET); the page's order is the text's own."""
     return url_with(url_for("like_text.page"), req, mode=None, text=text)

@@ -20,8 +20,8 @@ from services.search.model import Paper
 from services.search.reads import Suggestion
 from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
-from services.search.score_histogram import ScoreHistogram
-from services.search.stats import ACCEPTANCE_RATE_DEFINITION, LACKS, Trends, VenueYear
+from services.search.score_histogram import ScoreHistogram, accepted_only, score_bins
+from services.search.stats import ACCEPTANCE_RATE_DEFINITION, LACKS, Institution, Institutions, Trends, VenueYear
 
 from ..urls import absolute_url
 from . import schemas
@@ -152,7 +152,9 @@ def trends_json(req: SearchRequest, trends: Trends) -> Json:
     })
 
 
-def venue_json(v: VenueYear) -> Json:
+def venue_json(v: VenueYear, institutions: Institutions) -> Json:
+    """A venue-year's statistics, where its review scores land and who publishes there."""
+    scores = v.scores
     return _through(schemas.Venue, {
         "conference": v.conference, "conference_name": conferences.label(v.conference), "kind": v.kind,
         "year": v.year, "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
@@ -165,7 +167,21 @@ def venue_json(v: VenueYear) -> Json:
         "coverage": dataclasses.asdict(v.coverage) if v.coverage else None,
         "score_histogram": _score_histogram(v.scores) if v.scores else None,
         "scores_taken": v.scores_taken,
+        "score_bins": [{"lo": b.lo, "hi": b.hi, "papers": b.papers, "accepted": b.accepted, "by_tier": b.by_tier}
+                       for b in score_bins(scores)] if scores else None,
+        "score_values": [{"score": value, "papers": n} for value, n in scores.values] if scores else None,
+        "scores_accepted_only": accepted_only(scores) if scores else False,
+        "institutions": [_institution(i) for i in institutions.by_papers],
+        "institutions_by_tier": [_institution(i) for i in institutions.by_tier],
+        "institutions_counted": {"year": v.year, "papers": institutions.papers,
+                                 "with_affiliations": institutions.with_affiliations},
+        "institution_years": [c._asdict() for c in institutions.years],
     })
+
+
+def _institution(i: Institution) -> Json:
+    return {"name": i.name, "papers": i.papers, "by_tier": i.by_tier,
+            "by_year": [{"year": y, "count": n} for y, n in i.by_year]}
 
 
 def _score_histogram(h: ScoreHistogram) -> Json:

@@ -15,9 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from services.search.catalogue import VENUE_KINDS
 from services.search.corrections import HINTS
-from services.search.limits import MAX_PAGE_SIZE
+from services.search.limits import MAX_PAGE_SIZE, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS
 from services.search.model import STATUSES, Author
 from services.search.reads import SUGGESTION_KINDS
+from services.search.score_histogram import VALUE_DECIMALS
 from services.search.stats import LACKS, MAX_CREDIBLE_RATE
 
 Count = Annotated[int, Field(ge=0)]
@@ -226,6 +227,36 @@ class ScoreHistogram(Answer):
     bins: list[ScoreBin] = Field(description="Lowest first; empty bins between the lowest and the highest kept.")
 
 
+class LandingBin(Answer):
+    """Where the mean scores in [lo, hi) landed."""
+
+    lo: float
+    hi: float
+    papers: Count
+    accepted: Count = Field(description="Papers of the bin the main track accepted (any tier, or none given).")
+    by_tier: dict[str, Count] = Field(
+        description="Papers per tier (oral, spotlight, poster) and side programme (findings, workshop, ...); "
+                    "a plain accept has no tier. Tiers without papers left out.")
+
+
+class ScoreValue(Answer):
+    score: float = Field(description=f"A mean review score, to {VALUE_DECIMALS} decimals.")
+    papers: Count
+
+
+class Institution(Answer):
+    name: str = Field(description="The institution's display form (affiliation spellings merged by the alias table).")
+    papers: Count = Field(description="Its listed papers at the venue-year (rejected and withdrawn left out).")
+    by_tier: dict[str, Count] = Field(description="Of those, per tier (oral, spotlight, poster); {} without tiers.")
+    by_year: list[YearCount] = Field(description="Its listed papers at the venue in each year (the trend).")
+
+
+class InstitutionYear(Answer):
+    year: int
+    papers: Count = Field(description="Listed papers of the venue that year.")
+    with_affiliations: Count = Field(description="Of those, papers whose source gives affiliations (the ones counted).")
+
+
 class Venue(Answer):
     conference: str
     conference_name: str
@@ -264,6 +295,25 @@ class Venue(Answer):
     scores_taken: date | None = Field(
         description="The day the source read these review scores, where that was before the decisions (they are "
                     "not the final, post-rebuttal values); null otherwise.")
+    score_bins: list[LandingBin] | None = Field(
+        description="Where a mean review score lands: per half-point bin, its papers, how many the main track "
+                    "accepted and per tier; the papers sum to the papers with review scores. Null without scores.")
+    score_values: list[ScoreValue] | None = Field(
+        description="Every distinct mean review score with its papers, lowest first (a score's percentile is the "
+                    "share of papers below it). Null without scores.")
+    scores_accepted_only: bool = Field(
+        description="Only accepted papers have scores in the source: a bin's share accepted says nothing of a "
+                    "submission's chances, and a percentile places among accepted papers.")
+    institutions: list[Institution] = Field(
+        description=f"The top {TOP_INSTITUTIONS} institutions by listed papers (ties by name); only papers whose "
+                    "source gives affiliations count (institutions_counted).")
+    institutions_by_tier: list[Institution] = Field(
+        description=f"The top {TOP_TIERED_INSTITUTIONS} institutions by oral and spotlight papers; empty where "
+                    "the venue-year has none.")
+    institutions_counted: InstitutionYear = Field(
+        description="The venue-year's listed papers, and how many of them have affiliations (the ones counted).")
+    institution_years: list[InstitutionYear] = Field(
+        description="The same per year of the venue, for reading an institution's by_year as a share.")
 
 
 class Exported(Answer):

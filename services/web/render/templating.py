@@ -13,11 +13,12 @@ from flask import Flask, url_for
 
 from services.search import conferences, taxonomy
 from services.search.corrections import HINTS
-from services.search.limits import EXPORT_LIMIT, MAX_QUERY, MAX_SIMILAR_TEXT, PAPER_AUTHORS_SHOWN, PHONE_YEARS_SHOWN
+from services.search.limits import (EXPORT_LIMIT, MAX_LIST_PAPERS, MAX_QUERY, MAX_SIMILAR_TEXT, PAPER_AUTHORS_SHOWN,
+                                    PHONE_YEARS_SHOWN)
 from services.search.sorting import SORTS
 
 from .. import urls
-from . import textfilters
+from . import textfilters, venue_tools
 from .abstract_links import abstract_links
 
 STATIC = Path(__file__).parents[1] / "static"
@@ -31,7 +32,8 @@ def install(app: Flask) -> None:
                                  export_limit=EXPORT_LIMIT, hints=HINTS, paper_authors_shown=PAPER_AUTHORS_SHOWN,
                                  phone_years=PHONE_YEARS_SHOWN,
                                  abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE,
-                                 venue_of=conferences.lookup)
+                                 venue_of=conferences.lookup, max_list_papers=MAX_LIST_PAPERS,
+                                 share=venue_tools.share, decision_label=venue_tools.decision_label)
     app.jinja_env.filters.update(textfilters.FILTERS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -1,7 +1,8 @@
 /* paperlist: progressive enhancement only — every page works without this file.
    Live results as you type (debounced), facet clicks without reloads, autocomplete,
    copy-to-clipboard for BibTeX, the year-range form, sort auto-submit, the
-   foldable filter panel on narrow screens and the charts' readout lines.
+   foldable filter panel on narrow screens, the charts' readout lines, the reading list kept in
+   this browser (stars, /list) and the score box answering in place.
 
    An ES module (loaded with <script type="module">): nothing is global; each component
    keeps its state (the request in flight, the typing timer, the active suggestion) in
@@ -103,6 +104,7 @@ function createResultsLoader() {
         if (status && total) { status.textContent = total.textContent.replace(/\s+/g, " ").trim(); }
         restoreFocus(root, key);
         foldOnNarrow(root);
+        document.dispatchEvent(new CustomEvent("paperlist:results"));
         if (inflight === controller) { inflight = null; }
       })
       .catch((err) => {
@@ -422,7 +424,183 @@ function initCopy() {
   });
 }
 
+/* The reading list: paper ids kept in this browser (localStorage), never on the server. A star on
+   every paper (a toggle button: aria-pressed) adds or removes one; the header's link opens the list's
+   page, /list?ids=…, which renders the papers server-side (and without JavaScript). On that page the
+   list in the address is compared with the one kept here: the visitor may keep it, or add its papers. */
+const LIST_KEY = "paperlist.readingList";
+
+function createReadingList() {
+  const link = $("[data-list-link]");
+  const max = Number((link && link.getAttribute("data-list-max")) || 100);
+  const read = () => {
+    try {
+      const ids = JSON.parse(localStorage.getItem(LIST_KEY) || "[]");
+      return Array.isArray(ids) ? ids.filter((id) => typeof id === "string" && id).slice(0, max) : [];
+    } catch (e) { return []; }
+  };
+  const listUrl = (ids) => (ids.length ? "/list?ids=" + encodeURIComponent(ids.join(",")) : "/list");
+  const announce = (text) => { const status = $("[data-list-status]"); if (status) { status.textContent = text; } };
+  const papers = (n) => n + " paper" + (n === 1 ? "" : "s");
+
+  function render(root) {
+    const ids = read();
+    const kept = new Set(ids);
+    for (const star of $all("[data-star]", root || document)) {
+      const on = kept.has(star.getAttribute("data-star"));
+      star.setAttribute("aria-pressed", on ? "true" : "false");
+      star.title = on ? "In my reading list: press to remove" : "Keep in my reading list";
+    }
+    if (link) {
+      link.href = listUrl(ids);
+      link.classList.toggle("has-papers", ids.length > 0);
+      const count = $("[data-list-count]", link);
+      if (count) { count.textContent = String(ids.length); count.hidden = !ids.length; }
+      link.setAttribute("aria-label", "Reading list, " + papers(ids.length));
+    }
+    return ids;
+  }
+
+  function write(ids) {
+    try { localStorage.setItem(LIST_KEY, JSON.stringify(ids)); } catch (e) {
+      announce("This browser does not let the site keep a reading list (storage is off).");
+      return false;
+    }
+    render();
+    return true;
+  }
+
+  function toggle(id) {
+    const ids = read();
+    const at = ids.indexOf(id);
+    if (at >= 0) {
+      ids.splice(at, 1);
+      if (write(ids)) { announce("Removed from the reading list: " + papers(ids.length) + " in it."); }
+    } else if (ids.length >= max) {
+      announce("The reading list is full (" + max + " papers): remove one first.");
+    } else {
+      ids.push(id);
+      if (write(ids)) { announce("Added to the reading list: " + papers(ids.length) + " in it."); }
+    }
+    return read();
+  }
+
+  document.addEventListener("click", (ev) => {
+    const star = ev.target.closest && ev.target.closest("[data-star]");
+    if (!star) { return; }
+    ev.preventDefault();
+    const ids = toggle(star.getAttribute("data-star"));
+    listPage(ids);
+  });
+  // Another tab changed the list: follow it.
+  window.addEventListener("storage", (ev) => { if (ev.key === LIST_KEY) { render(); listPage(read()); } });
+
+  /* /list: without ids in its address, go to the kept list's own; with ids, say whether they are the
+     kept list, and offer to keep them or add them. While the page shows the kept list, a star pressed
+     on it updates the address and the export links, so a reload or a copied link shows the same. */
+  const page = $("[data-reading-list]");
+  let shownIsMine = false;
+  function listPage(ids) {
+    if (!page) { return; }
+    const shown = (page.getAttribute("data-list-ids") || "").split(",").filter(Boolean);
+    const sync = $("[data-list-sync]", page);
+    if (shownIsMine) {
+      for (const card of $all(".paper-card", page)) {
+        const star = $("[data-star]", card);
+        card.classList.toggle("removed", !!star && !ids.includes(star.getAttribute("data-star")));
+      }
+      const still = shown.filter((id) => ids.includes(id));
+      const query = "ids=" + encodeURIComponent(still.join(","));
+      for (const a of $all("[data-export]", page)) { a.href = "/api/v1/export?format=" + a.getAttribute("data-export") + "&" + query; }
+      const linkText = $("#list-link", page);
+      if (linkText) { linkText.textContent = linkText.textContent.replace(/\/list(\?.*)?$/, still.length ? "/list?ids=" + still.join(",") : "/list"); }
+      const total = $("[data-list-total]", page);
+      if (total) { total.textContent = String(still.length); }
+      if (window.history && history.replaceState) { history.replaceState(null, "", listUrl(still)); }
+      return;
+    }
+    if (!sync) { return; }
+    const same = sameIds(shown, ids);
+    const missing = shown.filter((id) => !ids.includes(id));
+    sync.hidden = same || !shown.length;
+    const text = $("[data-list-sync-text]", sync);
+    if (text) {
+      text.textContent = !ids.length ? "This list is not kept in this browser yet."
+        : missing.length ? "This is not the reading list kept in this browser (" + papers(ids.length) + "); " + papers(missing.length) + " here are not in it."
+        : "All these papers are in the reading list kept in this browser (" + papers(ids.length) + ").";
+    }
+    const add = $("[data-list-add]", sync);
+    if (add) { add.hidden = !ids.length || !missing.length; }
+  }
+  const sameIds = (a, b) => a.length === b.length && a.every((id, i) => id === b[i]);
+  if (page) {
+    const asked = (page.getAttribute("data-list-asked") || "").split(",").filter(Boolean);
+    const shown = (page.getAttribute("data-list-ids") || "").split(",").filter(Boolean);
+    const mine = read();
+    if (!asked.length && mine.length) {
+      location.replace(listUrl(mine));  // the header's link before this script set it
+      return { render };
+    }
+    if (asked.length && sameIds(asked, mine)) {
+      shownIsMine = true;
+      if (!sameIds(shown, mine)) { write(shown); }  // papers gone from the index leave the kept list too
+    }
+    page.addEventListener("click", (ev) => {
+      const keep = ev.target.closest("[data-list-keep]");
+      const add = ev.target.closest("[data-list-add]");
+      if (!keep && !add) { return; }
+      const now = read();
+      const next = keep ? shown.slice(0, max) : now.concat(shown.filter((id) => !now.includes(id))).slice(0, max);
+      if (write(next)) {
+        announce((keep ? "Kept this list as yours: " : "Added to your reading list: ") + papers(next.length) + ".");
+        shownIsMine = sameIds(next, shown);
+        listPage(next);
+        $("[data-list-sync]", page).hidden = true;
+      }
+    });
+  }
+  listPage(render());
+  return { render };
+}
+
+/* The score box (/conferences/<slug>/<year>/scores): the page answers ?score=… by itself (no
+   JavaScript needed); here the answer comes as you type, from the same page's partial answer. */
+function initScoreBox() {
+  const form = $("[data-score-box]");
+  const answer = $("[data-score-answer]");
+  if (!form || !answer || !window.fetch) { return; }
+  const input = $("input[name=score]", form);
+  let timer = null;
+  let inflight = null;
+  const ask = (push) => {
+    const value = input.value.trim();
+    const action = form.getAttribute("action").split("#")[0];
+    const url = value ? withParam(action, "score", value) : action;
+    if (inflight) { inflight.abort(); }
+    const controller = new AbortController();
+    inflight = controller;
+    fetch(withParam(url, "partial", "1"), { signal: controller.signal, headers: { "Accept": "application/json" } })
+      .then((resp) => (resp.ok ? resp.json() : Promise.reject(new Error("HTTP " + resp.status))))
+      .then((data) => {
+        answer.innerHTML = data.answer;
+        if (window.history && history.replaceState) { history[push ? "pushState" : "replaceState"](null, "", url); }
+      })
+      .catch((err) => {
+        if (err.name === "AbortError") { return; }
+        answer.innerHTML = "";
+        const p = document.createElement("p");
+        p.className = "muted";
+        p.textContent = "Give a mean score as a number, such as 6.25.";
+        answer.appendChild(p);
+      });
+  };
+  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => ask(false), DEBOUNCE_MS); });
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); clearTimeout(timer); ask(true); });
+}
+
 /* Modules run once the document is parsed (they are deferred), so the page is there. */
+const readingList = createReadingList();
+initScoreBox();
 const loadResults = createResultsLoader();
 const suggestions = initSearchBox(loadResults);
 initInPlaceLinks(loadResults, suggestions);
@@ -433,3 +611,4 @@ initCopy();
 initSlashKey();
 initChartReadouts();
 initMoreYears();
+document.addEventListener("paperlist:results", () => readingList.render());

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import admin, api, feeds, front_errors, like_text, ops, pages, stats
+from . import admin, api, feeds, front_errors, like_text, lists, ops, pages, stats, venue_tools
 
-BLUEPRINTS = (pages.bp, api.bp, stats.bp, like_text.bp, feeds.bp, admin.bp, ops.bp, front_errors.bp)
+BLUEPRINTS = (pages.bp, lists.bp, venue_tools.bp, api.bp, stats.bp, like_text.bp, feeds.bp, admin.bp, ops.bp,
+              front_errors.bp)
 
 
 def register(app: Flask) -> None:

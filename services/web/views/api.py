@@ -1,4 +1,5 @@
-"""The public JSON API (``/api/v1``): search, facet counts, papers, suggestions, exports, OpenAPI."""
+"""The public JSON API (``/api/v1``): search, facet counts, papers, suggestions, exports (of a search or a
+reading list), OpenAPI."""
 
 from __future__ import annotations
 
@@ -6,13 +7,16 @@ from dataclasses import replace
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
+from services.search.errors import InvalidRequest
+from services.search.reads import Exported
+
 from .. import extensions
 from ..http.headers import attachment, left_out
 from ..policy import Cost, Limit, policy
 from ..render import answers
 from ..render.exports import EXPORT_FORMATS
 from ..render.openapi import openapi_document
-from .inputs import one_of, paper_or_404, search_request, suggest_prefix
+from .inputs import LIST_IDS, one_of, paper_ids, paper_or_404, search_request, suggest_prefix
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -64,15 +68,19 @@ def suggest():
 @bp.get("/export")
 @policy(cost=Cost.EXPORT, cors=True)
 def export():
+    """A result set's first papers, or (``ids``) exactly the papers of a reading list, in its order."""
     fmt = one_of("format", EXPORT_FORMATS, "bibtex")
     mimetype, ext, write = EXPORT_FORMATS[fmt]
     req = search_request()
-    filename = f"paperlist-export.{ext}"
+    ids = paper_ids()
+    if ids and (req.q or req.filters):
+        raise InvalidRequest(LIST_IDS, "a list exports exactly its papers: leave out q and the filters")
+    filename = f"paperlist-{'list' if ids else 'export'}.{ext}"
     # HEAD answers the download's headers (parameters validated), without the export work:
     # an empty stream, so neither a Content-Length nor an ETag claims to describe the body.
     if request.method == "HEAD":
         return attachment(Response(iter(()), content_type=mimetype), filename)
-    exported = extensions.reads().export(req)
+    exported = Exported(extensions.reads().papers_by_id(ids), len(ids)) if ids else extensions.reads().export(req)
     resp = attachment(Response(write(exported.papers), content_type=mimetype), filename)
     # How many of how many: an export stops at the limit, the API's cursor pages on.
     resp.headers["X-Total-Count"] = str(exported.total)

@@ -1,5 +1,6 @@
 """The request as typed values: a validated :class:`SearchRequest`, a similar request and its
-text, a format chosen from a table, the paper a URL names, the venues that have papers.
+text, a format chosen from a table, the paper a URL names, the venues that have papers, a reading
+list's ids, a typed score.
 
 Every view reads its input through these, so a parameter means the same on every route
 (one digit rule, one page clamp, one set of messages); a bad value is
@@ -11,6 +12,8 @@ search's (nor a facet value made up from the slug).
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
@@ -22,9 +25,11 @@ from services.search import conferences
 from services.search.browse import ConferenceSummary
 from services.search.errors import InvalidRequest
 from services.search.facets import FACETS
-from services.search.limits import DEFAULT_PAGE_SIZE, MAX_PAPER_ID, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX, MAX_WINDOW
+from services.search.limits import (DEFAULT_PAGE_SIZE, MAX_LIST_PAPERS, MAX_PAPER_ID, MAX_SIMILAR_TEXT,
+                                    MAX_SUGGEST_PREFIX, MAX_WINDOW, MAX_YEAR, MIN_YEAR)
 from services.search.model import Paper
 from services.search.request import SearchRequest, parse_request, whole_number
+from services.search.stats import VenueYear
 
 from .. import extensions
 
@@ -94,6 +99,51 @@ def paper_or_404(paper_id: str) -> Paper:
     if not found:
         abort(404, description=f"No paper with id '{paper_id[:MAX_PAPER_ID]}'.")
     return found
+
+
+LIST_IDS = "ids"  # the parameter of a reading list: ids separated by commas (or the parameter repeated)
+_PAPER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def paper_ids(*, required: bool = False) -> tuple[str, ...]:
+    """The reading list's paper ids, in their order, each once; () when absent (a 400 when ``required``)."""
+    ids = tuple(dict.fromkeys(part.strip() for value in request.args.getlist(LIST_IDS)
+                              for part in value.split(",") if part.strip()))
+    if not ids and required:
+        raise InvalidRequest(LIST_IDS, "name the papers: ids=<paper id>,<paper id>,…")
+    if len(ids) > MAX_LIST_PAPERS:
+        raise InvalidRequest(LIST_IDS, f"a list holds at most {MAX_LIST_PAPERS} papers, not {len(ids):,}")
+    for paper_id in ids:
+        if len(paper_id) > MAX_PAPER_ID or not _PAPER_ID.fullmatch(paper_id):
+            raise InvalidRequest(LIST_IDS, f"'{paper_id[:40]}' is not a paper id (letters, digits, '-', '.', '_')")
+    return ids
+
+
+SCORE = "score"  # a typed mean review score (the score box)
+MAX_SCORE = 100  # no review scale goes beyond this
+
+
+def typed_score() -> float | None:
+    """The ``score`` parameter as a number ("6.25", or "6,25" as many keyboards type it); None when absent."""
+    text = request.args.get(SCORE, "").strip().replace(",", ".")
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= MAX_SCORE) or len(text) > 12:
+        raise InvalidRequest(SCORE, f"'{text[:20]}' is not a mean score: give a number such as 6.25")
+    return value
+
+
+def venue_year_or_404(slug: str, year: int) -> VenueYear:
+    """The statistics of the conference-year a URL names (any spelling of its slug), or a 404."""
+    slug = conferences.canonical_slug(slug)
+    found = extensions.reads().venue_years(slug, year) if slug and MIN_YEAR <= year <= MAX_YEAR else []
+    if not found:
+        abort(404, description=f"We have no papers from {conferences.label(slug) if slug else 'that venue'} {year}.")
+    return found[0]
 
 
 def similar_text(value: Any) -> str:

@@ -1,4 +1,5 @@
-"""Statistics in the JSON API: trends of any search (``/stats``) and a conference-year (``/venues``)."""
+"""Statistics in the JSON API: trends of any search (``/stats``) and a conference-year (``/venues``: its
+numbers, where its review scores land, who publishes there)."""
 
 from __future__ import annotations
 
@@ -38,4 +39,4 @@ def venue(slug: str, year: int):
     found = extensions.reads().venue_years(slug, year) if slug else []
     if not found:
         abort(404, description=f"No records of {conferences.label(slug) if slug else 'that conference'} {year}.")
-    return jsonify(answers.venue_json(found[0]))
+    return jsonify(answers.venue_json(found[0], extensions.reads().institutions(slug, year)))
