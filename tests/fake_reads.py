@@ -23,7 +23,15 @@ from services.search.model import Author, Links, Paper, ReviewScore
 from services.search.reads import Exported, SearchReads, Suggestion
 from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
-from services.search.score_histogram import BIN_WIDTH, DECISIONS, SCORE_FIELD, ScoreBin, ScoreHistogram, decision
+from services.search.score_histogram import (
+    BIN_WIDTH,
+    DECISIONS,
+    SCORE_FIELD,
+    VALUE_DECIMALS,
+    ScoreBin,
+    ScoreHistogram,
+    decision,
+)
 from services.search.stats import (TIERS, Coverage, Institution, Institutions, KeyYearCount, Trends, VenueYear,
                                    YearCount, YearCoverage, venue_year)
 from services.settings import load_settings
@@ -234,7 +242,8 @@ def _scores(conference: str, papers: list[Paper]) -> ScoreHistogram:
                                                                                for p in inside))))
     present = sorted({d for b in bins for d in b.counts}, key=lambda d: (d not in DECISIONS, DECISIONS.index(d)
                                                                           if d in DECISIONS else 0, d))
-    return ScoreHistogram(SCORE_FIELD, BIN_WIDTH, tuple(bins), tuple(present))
+    values = tuple(sorted(Counter(round(p.rating_avg, VALUE_DECIMALS) for p in rated).items()))
+    return ScoreHistogram(SCORE_FIELD, BIN_WIDTH, tuple(bins), tuple(present), values)
 
 
 def fake_settings(**overrides: str):

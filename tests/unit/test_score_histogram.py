@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from services.search.score_histogram import BIN_WIDTH, decision, score_histogram_agg, shape_score_histogram
+from services.search.score_histogram import (
+    BIN_WIDTH,
+    ScoreBin,
+    ScoreHistogram,
+    accepted_only,
+    decision,
+    place,
+    score_bins,
+    score_histogram_agg,
+    shape_score_histogram,
+)
 
 
 def answer(*bins):
@@ -40,3 +50,47 @@ def test_the_aggregation_keeps_empty_bins_and_every_status():
     agg = score_histogram_agg(500)
     assert agg["histogram"] == {"field": "rating_avg", "interval": BIN_WIDTH, "min_doc_count": 0}
     assert agg["aggs"]["statuses"]["terms"]["size"] == 500
+
+
+# -- where a score lands (issue 33) ---------------------------------------------------------------
+
+
+def _landing():
+    values = {"buckets": [{"key": 3.6666666507720947, "doc_count": 20}, {"key": 3.67, "doc_count": 1},
+                          {"key": 5.5, "doc_count": 30}, {"key": 8.0, "doc_count": 7}]}
+    return shape_score_histogram("iclr", answer(
+        (3.5, {"Reject": 15, "Withdraw": 5, "Desk Reject": 1}),
+        (5.5, {"Poster": 20, "Reject": 9, "Workshop": 1}),
+        (8.0, {"Oral": 3, "Top-25%": 2, "Accept": 1, "Poster": 1})), values)
+
+
+def test_score_bins_count_main_track_acceptance_and_each_tier_and_sum_to_the_scored_papers():
+    bins = score_bins(_landing())
+    assert [(b.lo, b.hi, b.papers, b.accepted) for b in bins] == [(3.5, 4.0, 21, 0), (5.5, 6.0, 30, 20),
+                                                                  (8.0, 8.5, 7, 7)]
+    # A side programme (the workshop) is a tier of its own, not a main-track acceptance; a plain Accept has no tier.
+    assert bins[1].by_tier == {"poster": 20, "workshop": 1} and bins[1].not_accepted == 10
+    assert bins[2].by_tier == {"oral": 3, "spotlight": 2, "poster": 1}
+    assert sum(b.papers for b in bins) == _landing().total == 58
+
+
+def test_every_distinct_mean_is_kept_to_two_decimals():
+    assert _landing().values == ((3.67, 21), (5.5, 30), (8.0, 7))
+
+
+def test_a_score_is_placed_among_the_scored_papers_and_in_its_bin():
+    hist = _landing()
+    p = place(hist, 5.5)
+    assert (p.scored, p.below, p.same, p.above) == (58, 21, 30, 7)
+    assert round(p.percentile, 1) == round(100 * 21 / 58, 1) and p.bin.lo == 5.5
+    assert place(hist, 3.667).same == 21  # typed to three decimals, compared to two
+    high = place(hist, 9.9)
+    assert (high.below, high.bin) == (58, None)  # beyond the last bin: no bin, every paper below
+    assert place(hist, 1.0).below == 0 and place(hist, 1.0).bin is None
+    assert place(hist, 4.2).bin is None  # between bins that hold papers: an empty stretch, no bin listed
+
+
+def test_scores_of_accepted_papers_only_are_told_apart():
+    assert not accepted_only(_landing())
+    only = ScoreHistogram("rating_avg", 0.5, (ScoreBin(6.0, 6.5, {"poster": 3}), ScoreBin(6.5, 7.0, {})), ("poster",))
+    assert accepted_only(only) and not accepted_only(ScoreHistogram("rating_avg", 0.5, (), ()))

@@ -6,7 +6,17 @@ from datetime import date
 
 from services.search.request import parse_request
 from services.search.search_body import build_search, result_query
-from services.search.stats import Coverage, left_out, shape_trends, trends_body, venue_body, venue_year
+from services.search.stats import (
+    Coverage,
+    institution_years_body,
+    institutions_body,
+    left_out,
+    shape_institutions,
+    shape_trends,
+    trends_body,
+    venue_body,
+    venue_year,
+)
 
 
 def test_venue_year_reads_raw_statuses_through_the_catalogue():
@@ -93,6 +103,47 @@ def test_venue_body_counts_coverage_and_rating_bins_per_year():
     aggs = venue_body("iclr", 2024)["aggs"]["years"]["aggs"]
     assert set(aggs["coverage"]["filters"]["filters"]) == {"abstracts", "affiliations", "citations", "reviews", "code"}
     assert aggs["scores"]["histogram"]["field"] == "rating_avg"
+    assert aggs["score_values"]["terms"]["field"] == "rating_avg"  # every distinct mean: a score's percentile
+
+
+def _institution_bucket(name, n, tiers=None, highlighted=0):
+    return {"key": name, "doc_count": n, "highlighted": {"doc_count": highlighted},
+            "tiers": {"buckets": [{"key": t, "doc_count": k} for t, k in (tiers or {}).items()]}}
+
+
+def test_institutions_count_the_listed_papers_of_one_venue_year_both_ways():
+    body = institutions_body("iclr", 2021, size=50, tiered=20)
+    filters = body["query"]["bool"]["filter"]
+    assert {"term": {"conference": "iclr"}} in filters and {"term": {"year": 2021}} in filters
+    assert {"bool": {"must_not": [{"terms": {"status": ["reject", "withdrawn"]}}]}} in filters  # as pages list them
+    aggs = body["aggs"]
+    assert aggs["with_affiliations"] == {"filter": {"exists": {"field": "affiliations.raw"}}}
+    assert aggs["by_papers"]["terms"]["size"] == 50 and aggs["by_papers"]["terms"]["order"][0] == {"_count": "desc"}
+    assert aggs["by_tier"]["terms"]["order"][0] == {"highlighted": "desc"}
+    years = institution_years_body("iclr", ("MIT", "Google"))["aggs"]
+    assert years["names"]["terms"]["include"] == ["MIT", "Google"] and years["names"]["aggs"]["years"]
+
+
+def test_institutions_shaped_with_tiers_present_and_their_trend():
+    resp = {"hits": {"total": {"value": 120}}, "aggregations": {
+        "with_affiliations": {"doc_count": 100},
+        "by_papers": {"buckets": [_institution_bucket("Google", 9, {"poster": 7, "oral": 2, "accept": 0}, 2),
+                                  _institution_bucket("MIT", 5, {"poster": 5})]},
+        "by_tier": {"buckets": [_institution_bucket("Google", 9, {"poster": 7, "oral": 2}, 2),
+                                _institution_bucket("MIT", 5, {"poster": 5}, 0)]}}}
+    years = {"aggregations": {
+        "years": {"buckets": [{"key": 2020.0, "doc_count": 80, "with_affiliations": {"doc_count": 70}},
+                              {"key": 2021.0, "doc_count": 120, "with_affiliations": {"doc_count": 100}}]},
+        "names": {"buckets": [{"key": "Google", "doc_count": 12, "years": {"buckets": [
+            {"key": 2020.0, "doc_count": 3}, {"key": 2021.0, "doc_count": 9}]}}]}}}
+    found = shape_institutions("iclr", 2021, resp, years)
+    assert (found.papers, found.with_affiliations) == (120, 100)
+    google, mit = found.by_papers
+    assert (google.name, google.papers, google.by_tier, google.highlighted) == ("Google", 9, {"oral": 2, "poster": 7}, 2)
+    assert [tuple(y) for y in google.by_year] == [(2020, 3), (2021, 9)] and mit.by_year == ()
+    assert [i.name for i in found.by_tier] == ["Google"]  # MIT has no oral or spotlight paper
+    assert [tuple(c) for c in found.years] == [(2020, 80, 70), (2021, 120, 100)]
+    assert found.names == ("Google", "MIT")
 
 
 def test_trends_count_the_hits_query_and_every_facet_filter():

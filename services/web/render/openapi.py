@@ -13,9 +13,11 @@ from services.search.facets import FACETS
 from services.search.limits import (
     EXPORT_LIMIT,
     MAX_FILTER_VALUES,
+    MAX_LIST_PAPERS,
     MAX_PAGE_SIZE,
     MAX_PAPER_ID,
     MAX_QUERY,
+    MAX_SHARED_URL,
     MAX_SIMILAR_TEXT,
     MAX_SUGGEST_PREFIX,
     MAX_VALUE_CHARS,
@@ -68,6 +70,12 @@ MODE_PARAM = {"name": "mode", "in": "query", "required": False, "allowEmptyValue
               "description": "Ranking: lexical (BM25, the default), semantic (kNN on the query's embedding) or "
                              "hybrid (both, scores summed). Semantic and hybrid page with page, not search_after.",
               "schema": {"type": "string", "enum": list(MODES)}}
+LIST_IDS_PARAM = {"name": "ids", "in": "query", "required": False,
+                  "description": f"A reading list: up to {MAX_LIST_PAPERS} paper ids, comma-separated, exported exactly "
+                                 "and in this order (ids that name no paper are left out: X-Exported-Count says how "
+                                 "many were found). Takes no q or filters (400). The site's /list?ids=… shows the same.",
+                  "schema": {"type": "string", "maxLength": MAX_SHARED_URL,
+                             "pattern": r"^[A-Za-z0-9._,-]*$"}}
 SIMILAR_BODY = {"type": "object", "required": ["text"], "additionalProperties": False, "properties": {
     "text": {"type": "string", "minLength": 1, "maxLength": MAX_SIMILAR_TEXT,
              "description": "An abstract or a draft; the papers nearest to its embedding come first."},
@@ -179,9 +187,11 @@ def openapi_document() -> dict:
                                 "schema": {"type": "string", "maxLength": MAX_SUGGEST_PREFIX}}],
                 "responses": _responses("Suggestions")}},
             "/api/v1/export": {"get": {
-                "summary": f"Export up to {EXPORT_LIMIT:,} results as BibTeX, CSV or JSON", "operationId": "export",
-                "parameters": [*SEARCH_PARAMS[:-2], {"name": "format", "in": "query", "required": False,
-                                                    "schema": {"type": "string", "enum": list(EXPORT_FORMATS)}}],
+                "summary": f"Export up to {EXPORT_LIMIT:,} results, or a reading list's papers (ids), as BibTeX, "
+                           "CSV or JSON", "operationId": "export",
+                "parameters": [*SEARCH_PARAMS[:-2], LIST_IDS_PARAM,
+                               {"name": "format", "in": "query", "required": False,
+                                "schema": {"type": "string", "enum": list(EXPORT_FORMATS)}}],
                 "responses": _responses(None, ok_content={
                     "application/x-bibtex": {"schema": {"type": "string"}},
                     "text/csv": {"schema": {"type": "string"}},
@@ -195,7 +205,8 @@ def openapi_document() -> dict:
                     "text/csv": {"schema": {"type": "string"}}})}},
             "/api/v1/venues/{slug}/{year}": {"get": {
                 "summary": "Venue statistics of a conference-year: records by status, the acceptance rate and its "
-                           "definition, what the source lacks, review scores by decision",
+                           "definition, what the source lacks, review scores by decision, where a review score lands "
+                           "(score_bins, score_values) and who publishes there (institutions)",
                 "operationId": "venue",
                 "parameters": [{"name": "slug", "in": "path", "required": True,
                                 "schema": {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS}},

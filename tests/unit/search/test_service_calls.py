@@ -62,6 +62,11 @@ class RecordingES:
         self.calls.append(("get", self._timeout, kwargs))
         return Response(_source=self.stored)
 
+    def mget(self, **kwargs: Any) -> Response:
+        self.calls.append(("mget", self._timeout, kwargs))
+        return Response(docs=[{"_id": i, "found": i == "p1", "_source": {**self.stored, "paper_id": i}}
+                              for i in kwargs["ids"]])
+
 
 def _service(es: RecordingES, **kwargs: Any) -> PaperSearch:
     return PaperSearch(es, "papers", deadlines=Deadlines(search=2.0, ready=1.0), **kwargs)  # type: ignore[arg-type]
@@ -71,6 +76,7 @@ READS = {
     "search": lambda s: s.search(SearchRequest(q="graph")),
     "trends": lambda s: s.trends(SearchRequest(q="graph")),
     "venue_years": lambda s: s.venue_years("iclr", 2020),
+    "institutions": lambda s: s.institutions("iclr", 2020),
     "feed": lambda s: s.feed(SearchRequest(q="graph")),
     "export": lambda s: s.export(SearchRequest(q="graph")),
     "overview": lambda s: s.overview(),
@@ -109,6 +115,16 @@ def test_paper_reads_get_their_deadline():
     service.similar("p1")  # no embedding: its words instead
     gets = [timeout for api, timeout, _ in es.calls if api == "get"]
     assert len(gets) == 2 and all(t is not None and 0 < t <= 1.5 for t in gets)
+
+
+def test_a_reading_list_is_one_multi_get_within_the_deadline_in_its_order():
+    start_deadline(2.0)
+    es = RecordingES(stored={"conference": "iclr", "title": "T", "year": 2020})
+    found = _service(es).papers_by_id(["p2", "p1", "p1"])
+    assert [p.paper_id for p in found] == ["p1"]  # p2 is no paper; p1 once
+    (api, timeout, kwargs), = es.calls
+    assert api == "mget" and kwargs["ids"] == ["p2", "p1"] and 0 < timeout <= 1.5
+    assert _service(es).papers_by_id([]) == [] and len(es.calls) == 1  # nothing asked, nothing sent
 
 
 def test_one_failed_call_counts_once_toward_the_breaker():

@@ -173,3 +173,25 @@ def test_the_charts_start_at_the_first_year_with_a_hundredth_of_the_peak():
     assert [t.text for t in view.bars.texts if t.text.isdigit()][0] == "2020"
     assert [y.year for y in view.grid.years][0] == 2020
     assert view.by_conference[("iclr", 1990)] == 1  # the tables keep every year
+
+
+def test_score_bins_stack_each_bins_decisions_to_its_papers_and_label_its_share():
+    bins = [("3–3.5", 4, {"not-accepted": 4}, "0/4"), ("3.5–4", 0, {}, ""),
+            ("6–6.5", 20, {"poster": 10, "oral": 2, "not-accepted": 8}, "60%")]
+    chart = charts.score_bins(bins, ["oral", "poster", "not-accepted"], str.capitalize, label="Scores")
+    assert [m.fill for m in chart.marks][:1] == [charts.OTHER]  # not accepted: grey, on every venue's chart
+    tall = [m for m in chart.marks if "6–6.5" in m.title]
+    assert sum(m.height for m in tall) == pytest.approx(20 * (tall[0].height / 2), rel=0.01)
+    assert {m.fill for m in tall} == {charts.DECISION_FILLS["oral"], charts.DECISION_FILLS["poster"], charts.OTHER}
+    labels = [t.text for t in chart.texts]
+    assert "60%" in labels and "0/4" in labels and labels.count("3.5") == 1  # an empty bin keeps its slot
+    assert all(m.x + m.width <= chart.right + 0.01 for m in chart.marks)
+
+
+def test_a_sparkline_draws_each_year_as_a_share_and_marks_the_current_one():
+    chart = charts.sparkline([(2020, 5, 100), (2022, 20, 100)], 2022, label="MIT")
+    assert len(chart.marks) == 3  # 2021 keeps its slot, with no papers counted
+    first, gap, last = chart.marks
+    assert last.fill == charts.ACCENT and first.fill == charts.MUTED
+    assert last.height > first.height > gap.height and "2021: no papers with affiliations" == gap.title
+    assert "5.0% in 2020, 20.0% in 2022" in chart.description
