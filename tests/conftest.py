@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -266,6 +267,27 @@ def fake_client(fake_reads):
     from fake_reads import fake_app
 
     return fake_app(fake_reads).test_client()
+
+
+def source_records(paths: list[Path]) -> dict[tuple[str, int], list[dict]]:
+    """Each venue-year's records as the source files hold them, once per paper id, ingestible ones only."""
+    from services.indexer.normalise import Rejected, identity, normalise
+    from services.indexer.sources import open_sources
+
+    out: dict[tuple[str, int], list[dict]] = defaultdict(list)
+    seen: set[str] = set()
+    for source_file in open_sources([str(p) for p in paths]):
+        for raw in source_file.read().records:
+            try:
+                paper_id, conference, year = identity(raw.data, raw.origin)
+                if paper_id in seen:
+                    continue
+                normalise(raw.data, raw.origin)  # only a filter: records the ingest rejects are not indexed
+            except Rejected:
+                continue
+            seen.add(paper_id)
+            out[(conference, year)].append(raw.data)
+    return out
 
 
 def corpus_dir() -> Path | None:

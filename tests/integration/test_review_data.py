@@ -11,14 +11,11 @@ from __future__ import annotations
 import math
 import re
 import uuid
-from collections import Counter, defaultdict
-from pathlib import Path
+from collections import Counter
 
 import pytest
 
-from conftest import SAMPLE, corpus_dir, drop_alias, run_ingest
-from services.indexer.normalise import Rejected, identity, normalise
-from services.indexer.sources import open_sources
+from conftest import SAMPLE, corpus_dir, drop_alias, run_ingest, source_records
 from services.search.catalogue import catalogue
 from services.search.request import parse_request
 from services.search.service import PaperSearch
@@ -28,24 +25,6 @@ pytestmark = pytest.mark.integration
 
 SCORE_FIELDS = ("rating", "confidence", "correctness", "soundness", "technical_novelty", "empirical_novelty",
                 "contribution", "presentation", "excitement", "reproducibility", "suitability")
-
-
-def source_records(paths: list[Path]) -> dict[tuple[str, int], list[dict]]:
-    """Each venue-year's records as the source files hold them, once per paper id, ingestible ones only."""
-    out: dict[tuple[str, int], list[dict]] = defaultdict(list)
-    seen: set[str] = set()
-    for source_file in open_sources([str(p) for p in paths]):
-        for raw in source_file.read().records:
-            try:
-                paper_id, conference, year = identity(raw.data, raw.origin)
-                if paper_id in seen:
-                    continue
-                normalise(raw.data, raw.origin)  # only a filter: records the ingest rejects are not indexed
-            except Rejected:
-                continue
-            seen.add(paper_id)
-            out[(conference, year)].append(raw.data)
-    return out
 
 
 def decision(raw: str) -> str | None:

@@ -14,15 +14,13 @@ import math
 import re
 import uuid
 from collections import Counter, defaultdict
-from pathlib import Path
 
 import bibtexparser
 import pytest
 
-from conftest import SAMPLE, corpus_dir, drop_alias, run_ingest
+from conftest import SAMPLE, corpus_dir, drop_alias, run_ingest, source_records
 from services.indexer.affiliations import canonical_affiliation
-from services.indexer.normalise import Rejected, identity, map_status, normalise
-from services.indexer.sources import open_sources
+from services.indexer.normalise import map_status
 from services.search.catalogue import catalogue
 from services.search.limits import TOP_INSTITUTIONS
 from services.settings import load_settings
@@ -31,24 +29,6 @@ from services.web.app import create_app
 pytestmark = pytest.mark.integration
 
 TIERS = ("oral", "spotlight", "poster")
-
-
-def source_records(paths: list[Path]) -> dict[tuple[str, int], list[dict]]:
-    """Each venue-year's records as the files hold them: once per paper id, the ones an ingest keeps."""
-    out: dict[tuple[str, int], list[dict]] = defaultdict(list)
-    seen: set[str] = set()
-    for source_file in open_sources([str(p) for p in paths]):
-        for raw in source_file.read().records:
-            try:
-                paper_id, conference, year = identity(raw.data, raw.origin)
-                if paper_id in seen:
-                    continue
-                normalise(raw.data, raw.origin)
-            except Rejected:
-                continue
-            seen.add(paper_id)
-            out[(conference, year)].append(raw.data)
-    return out
 
 
 def _mean(record: dict) -> float | None:
