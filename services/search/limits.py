@@ -40,6 +40,10 @@ MAX_SHARED_URL = 3000      # bytes of a shareable ``/similar?text=…`` link (we
 SEMANTIC_K = 100           # nearest neighbours a semantic search ranks and counts facets over (more when paged deeper)
 SEMANTIC_CANDIDATES = 200  # HNSW candidates per shard: recall against latency
 MAX_LIST_PAPERS = 100      # papers of one reading list (/list?ids=…, its export): 100 ids fit a shareable link
+# A reading list's ``ids``: at most MAX_LIST_PAPERS comma-separated paper ids (blanks and spaces around them ignored);
+# the validation and the OpenAPI document read this one pattern.
+PAPER_ID_PATTERN = rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_PAPER_ID - 1}}}"
+LIST_IDS_PATTERN = rf"^ *(?:{PAPER_ID_PATTERN})? *(?:, *(?:{PAPER_ID_PATTERN})? *){{0,{MAX_LIST_PAPERS - 1}}}$"
 TOP_INSTITUTIONS = 50      # institutions a venue-year lists by papers (page and venue JSON)
 TOP_TIERED_INSTITUTIONS = 20  # ... and by oral and spotlight papers, where the venue-year has those tiers
 MIN_SHARE_PAPERS = 10      # a share of fewer papers than this is never shown without its count

@@ -12,12 +12,12 @@ from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from services.search.facets import FACETS
 from services.search.limits import (
     EXPORT_LIMIT,
+    LIST_IDS_PATTERN,
     MAX_FILTER_VALUES,
     MAX_LIST_PAPERS,
     MAX_PAGE_SIZE,
     MAX_PAPER_ID,
     MAX_QUERY,
-    MAX_SHARED_URL,
     MAX_SIMILAR_TEXT,
     MAX_SUGGEST_PREFIX,
     MAX_VALUE_CHARS,
@@ -73,9 +73,9 @@ MODE_PARAM = {"name": "mode", "in": "query", "required": False, "allowEmptyValue
 LIST_IDS_PARAM = {"name": "ids", "in": "query", "required": False,
                   "description": f"A reading list: up to {MAX_LIST_PAPERS} paper ids, comma-separated, exported exactly "
                                  "and in this order (ids that name no paper are left out: X-Exported-Count says how "
-                                 "many were found). Takes no q or filters (400). The site's /list?ids=… shows the same.",
-                  "schema": {"type": "string", "maxLength": MAX_SHARED_URL,
-                             "pattern": r"^[A-Za-z0-9._,-]*$"}}
+                                 "many were found; the search parameters are not read then). The site's /list?ids=… "
+                                 "shows the same.",
+                  "schema": {"type": "string", "pattern": LIST_IDS_PATTERN}}
 SIMILAR_BODY = {"type": "object", "required": ["text"], "additionalProperties": False, "properties": {
     "text": {"type": "string", "minLength": 1, "maxLength": MAX_SIMILAR_TEXT,
              "description": "An abstract or a draft; the papers nearest to its embedding come first."},

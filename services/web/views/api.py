@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
-from services.search.errors import InvalidRequest
 from services.search.reads import Exported
 
 from .. import extensions
@@ -16,7 +15,7 @@ from ..policy import Cost, Limit, policy
 from ..render import answers
 from ..render.exports import EXPORT_FORMATS
 from ..render.openapi import openapi_document
-from .inputs import LIST_IDS, one_of, paper_ids, paper_or_404, search_request, suggest_prefix
+from .inputs import one_of, paper_ids, paper_or_404, search_request, suggest_prefix
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -72,9 +71,7 @@ def export():
     fmt = one_of("format", EXPORT_FORMATS, "bibtex")
     mimetype, ext, write = EXPORT_FORMATS[fmt]
     req = search_request()
-    ids = paper_ids()
-    if ids and (req.q or req.filters):
-        raise InvalidRequest(LIST_IDS, "a list exports exactly its papers: leave out q and the filters")
+    ids = paper_ids()  # a list exports exactly its papers: the search parameters are not read then
     filename = f"paperlist-{'list' if ids else 'export'}.{ext}"
     # HEAD answers the download's headers (parameters validated), without the export work:
     # an empty stream, so neither a Content-Length nor an ETag claims to describe the body.

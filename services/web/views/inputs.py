@@ -25,8 +25,9 @@ from services.search import conferences
 from services.search.browse import ConferenceSummary
 from services.search.errors import InvalidRequest
 from services.search.facets import FACETS
-from services.search.limits import (DEFAULT_PAGE_SIZE, MAX_LIST_PAPERS, MAX_PAPER_ID, MAX_SIMILAR_TEXT,
-                                    MAX_SUGGEST_PREFIX, MAX_WINDOW, MAX_YEAR, MIN_YEAR)
+from services.search.limits import (DEFAULT_PAGE_SIZE, LIST_IDS_PATTERN, MAX_LIST_PAPERS, MAX_PAPER_ID,
+                                    MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX, MAX_WINDOW, MAX_YEAR, MIN_YEAR,
+                                    PAPER_ID_PATTERN)
 from services.search.model import Paper
 from services.search.request import SearchRequest, parse_request, whole_number
 from services.search.stats import VenueYear
@@ -101,21 +102,25 @@ def paper_or_404(paper_id: str) -> Paper:
     return found
 
 
-LIST_IDS = "ids"  # the parameter of a reading list: ids separated by commas (or the parameter repeated)
-_PAPER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+LIST_IDS = "ids"  # the parameter of a reading list: ids separated by commas (limits.LIST_IDS_PATTERN)
+_LIST_IDS = re.compile(LIST_IDS_PATTERN)
+_PAPER_ID = re.compile(PAPER_ID_PATTERN)
 
 
-def paper_ids(*, required: bool = False) -> tuple[str, ...]:
-    """The reading list's paper ids, in their order, each once; () when absent (a 400 when ``required``)."""
-    ids = tuple(dict.fromkeys(part.strip() for value in request.args.getlist(LIST_IDS)
-                              for part in value.split(",") if part.strip()))
-    if not ids and required:
-        raise InvalidRequest(LIST_IDS, "name the papers: ids=<paper id>,<paper id>,…")
-    if len(ids) > MAX_LIST_PAPERS:
+def paper_ids() -> tuple[str, ...]:
+    """The reading list's paper ids, in their order, each once; () when absent."""
+    values = request.args.getlist(LIST_IDS)
+    for value in values:
+        if not _LIST_IDS.match(value):  # the pattern as the OpenAPI document gives it (its $ as Python reads it)
+            parts = [part.strip(" ") for part in value.split(",")]
+            if len(parts) > MAX_LIST_PAPERS:
+                raise InvalidRequest(LIST_IDS, f"a list holds at most {MAX_LIST_PAPERS} papers, not {len(parts):,}")
+            bad = next((part for part in parts if part and not _PAPER_ID.fullmatch(part)), value)
+            raise InvalidRequest(LIST_IDS, f"'{bad[:40]}' is not a paper id (letters, digits, '-', '.', '_'; at most "
+                                           f"{MAX_PAPER_ID} characters)")
+    ids = tuple(dict.fromkeys(part.strip(" ") for value in values for part in value.split(",") if part.strip(" ")))
+    if len(ids) > MAX_LIST_PAPERS:  # the parameter repeated
         raise InvalidRequest(LIST_IDS, f"a list holds at most {MAX_LIST_PAPERS} papers, not {len(ids):,}")
-    for paper_id in ids:
-        if len(paper_id) > MAX_PAPER_ID or not _PAPER_ID.fullmatch(paper_id):
-            raise InvalidRequest(LIST_IDS, f"'{paper_id[:40]}' is not a paper id (letters, digits, '-', '.', '_')")
     return ids
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import bibtexparser
 import pytest
@@ -53,10 +54,17 @@ def test_the_api_exports_exactly_the_papers_of_a_list_in_its_order(fake_client):
     assert "A Rejected Graph Paper" in csv  # a list keeps what it was given, rejected papers too
 
 
-def test_a_list_export_takes_no_search_parameters(fake_client):
-    resp = fake_client.get("/api/v1/export", query_string={"ids": "iclr-2018-p1", "q": "graph"})
-    assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "invalid_parameter"
+def test_a_list_export_reads_no_search_parameters(fake_client):
+    resp = fake_client.get("/api/v1/export", query_string={"ids": "iclr-2018-p1", "q": "diffusion", "format": "json"})
+    assert [p["id"] for p in resp.get_json()["papers"]] == ["iclr-2018-p1"]
     assert fake_client.head("/api/v1/export", query_string={"ids": "iclr-2018-p1"}).status_code == 200
+
+
+@pytest.mark.parametrize("ids", ["a,b", " a , b ,", ",".join(["a"] * 100)])
+def test_the_ids_the_openapi_document_allows_are_taken(fake_client, ids):
+    from services.search.limits import LIST_IDS_PATTERN
+    assert re.match(LIST_IDS_PATTERN, ids)
+    assert fake_client.get("/list", query_string={"ids": ids}).status_code == 200
 
 
 def test_a_list_of_fifty_papers_exports_bibtex_that_parses_with_unique_keys():
