@@ -14,7 +14,7 @@ from flask import url_for
 
 from services.search import conferences
 from services.search.limits import MIN_SHARE_PAPERS
-from services.search.score_histogram import (LandingBin, ScorePlace, accepted_only, place, score_bins)
+from services.search.score_histogram import LandingBin, ScorePlace, accepted_only, place, score_bins
 from services.search.stats import TIERS, Institution, Institutions, VenueYear
 
 from ..urls import query_url
@@ -82,7 +82,7 @@ def score_landing(venue: VenueYear, score: float | None = None) -> ScoreLanding 
     bins = score_bins(hist)
     tiers = tuple(d for d in hist.decisions if any(b.by_tier.get(d) for b in bins))
     keys = (*(t for t in tiers if t in TIERS), *(("accepted",) if any(_untiered(b) for b in bins) else ()),
-            *(t for t in tiers if t not in TIERS), charts.NOT_ACCEPTED_KEY)
+            *(t for t in tiers if t not in TIERS), *((charts.NOT_ACCEPTED_KEY,) if any(_not_in(b) for b in bins) else ()))
     rows = [(bin_label(b), b.papers, {**b.by_tier, "accepted": _untiered(b), charts.NOT_ACCEPTED_KEY: _not_in(b)},
              short_share(b.accepted, b.papers)) for b in bins]
     name = f"{conferences.label(venue.conference)} {venue.year}"
