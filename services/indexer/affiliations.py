@@ -22,7 +22,7 @@ VOCAB = Path(__file__).with_name("vocab")
 MAX_AFFILIATION = 300
 
 _SPACE = re.compile(r"\s+")
-_TRIM = " ,;*∗†‡§¶¹²³⁴⁵⁶⁷⁸⁹⁰"  # footnote marks too: "Université Laval*"
+_TRIM = " ,;*∗†‡§¶¹²³⁴⁵⁶⁷⁸⁹⁰♠♣♥♦⋆"  # footnote marks too: "Université Laval*", "Google DeepMind♠"
 _PUNCT = re.compile(r"[\s.,;:!?'\"’‘“”()\[\]{}/\\|_–—-]+")
 _ZIP = re.compile(r"^(?:[A-Z]{1,2}[- ]?)?\d[\d -]{2,9}$|^[A-Z]{2} \d{5}(?:-\d{4})?$")
 _DEPARTMENT = re.compile(r"(^|,\s*)([^,]+?) department(?=,|$)")  # "CS Department" = "Department of CS"

@@ -132,8 +132,9 @@ class LandingBin:
 
 def score_bins(hist: ScoreHistogram) -> tuple[LandingBin, ...]:
     """The histogram's bins as an author reads them; their papers sum to the scored papers."""
+    tiers = [d for d in hist.decisions if d not in NOT_ACCEPTED and d != "accepted"]  # in display order
     return tuple(LandingBin(b.low, b.high, b.total, sum(b.counts.get(d, 0) for d in MAIN_ACCEPTED),
-                            {d: n for d, n in b.counts.items() if n and d not in NOT_ACCEPTED and d != "accepted"})
+                            {d: b.counts[d] for d in tiers if b.counts.get(d)})
                  for b in hist.bins)
 
 

@@ -55,7 +55,8 @@ def test_no_placeholder_is_an_institution():
     # The author page: "Google 37 / Google Research 2 / Robotics at Google 1" is one institution.
     ["Google", "Google Research", "Robotics at Google", "Google Inc.", "Google LLC", "Google Brain",
      "Google Research, Brain Team", "Google Research, Mountain View, CA, USA", "Research, Google"],
-    ["DeepMind", "Google DeepMind", "DeepMind, London", "DeepMind Technologies", "Google DeepMind, London, UK"],
+    ["DeepMind", "Google DeepMind", "DeepMind, London", "DeepMind Technologies", "Google DeepMind, London, UK",
+     "Google DeepMind♠"],  # a footnote's suit mark is no part of the name
 ])
 def test_one_company_shows_as_one_institution(spellings):
     assert len({canonical_affiliation(s) for s in spellings}) == 1
