@@ -67,3 +67,15 @@ def test_google_and_deepmind_keep_their_most_frequent_names_and_stay_apart():
     assert canonical_affiliation("DeepMind") == "Google DeepMind"  # the lab's name since 2023, its most frequent
     assert canonical_key("Google DeepMind") != canonical_key("Google")
     assert canonical_key("Google X") != canonical_key("Google")  # Alphabet's X is not Google's research
+
+
+def test_an_author_page_shows_one_google_where_the_sources_spell_it_three_ways():
+    """Issue 33's author page ("Google 37 / Google Research 2 / Robotics at Google 1"): normalised at ingest, the
+    author's affiliations are counted as one institution."""
+    from services.indexer.normalise import Origin, normalise
+    from services.search.service import _author_affiliations
+
+    papers = [normalise({"id": f"p{i}", "title": f"Robot paper {i}", "status": "Poster", "author": "Ada Robot;Bo Arm",
+                         "aff": f"{aff};University of California, Berkeley"}, Origin("corl/corl2023.json", i, "corl", 2023))
+              for i, aff in enumerate(["Google", "Google Research", "Robotics at Google", "Google Research, Brain Team"])]
+    assert _author_affiliations("Ada Robot", papers) == [("Google", 4)]
