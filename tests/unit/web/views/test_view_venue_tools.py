@@ -119,3 +119,17 @@ def test_the_venue_json_carries_score_bins_and_institutions(fake_client):
     neurips = fake_client.get("/api/v1/venues/neurips/2024").get_json()
     conforms(neurips, "Venue")
     assert neurips["score_bins"] is None and neurips["score_values"] is None
+
+
+def test_a_source_listing_only_some_rejections_is_said_to_flatter_the_shares():
+    # Ten posters and one reject: over 80% of the decided accepted, as in NeurIPS lists of opted-in rejections.
+    papers = [_paper(500 + i, f"Listed {i}", "iclr", 2019, status="poster" if i < 10 else "reject", ratings=(5, 6))
+              for i in range(11)]
+    page = _client(*papers).get("/conferences/iclr/2019/scores", query_string={"score": "5.2"}).get_data(as_text=True)
+    assert "Only some rejections listed." in page and "Accepted papers only." not in page
+    empty = _client(*papers).get("/conferences/iclr/2019/scores", query_string={"score": "9"})
+    assert "No ICLR 2019 paper had a mean in that range" in empty.get_data(as_text=True)
+    gap = [_paper(600, "Low", "iclr", 2019, status="reject", ratings=(3, 3)), _paper(601, "High", "iclr", 2019,
+                                                                                       ratings=(6, 6))]
+    between = _client(*gap).get("/conferences/iclr/2019/scores", query_string={"score": "4.2"}).get_data(as_text=True)
+    assert "No ICLR 2019 paper had a mean from 4 to under 4.5: its bin is empty." in between
