@@ -272,6 +272,8 @@ class PaperSearch:
         papers, each with its papers at the conference per year."""
         found = self._search(**institutions_body(conference, year, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS)).body
         top = shape_institutions(conference, year, found)
+        if not top.names:  # no affiliations: no trends to read
+            return top
         years = self._search(**institution_years_body(conference, top.names)).body
         return shape_institutions(conference, year, found, years)
 
