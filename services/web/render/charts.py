@@ -20,7 +20,7 @@ gets no bar.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -191,9 +191,10 @@ def _year_labels(chart: Chart, years: Sequence[int], *, linked: Callable[[int], 
         chart.texts.append(Text(x, y, str(year), href, anchor, title, minor=bool(from_end % narrow)))
 
 
-def _slots(years: Sequence[int]) -> tuple[float, float]:
-    """(slot, bar) widths in % of the chart: a bar is :data:`BAR_SHARE` of its slot, at most :data:`MAX_BAR`."""
-    slot = 100 / max(len(years), 1)
+def _slots(slots: Sized) -> tuple[float, float]:
+    """(slot, bar) widths in % of the chart for ``slots`` (years, bins): a bar is :data:`BAR_SHARE` of its slot,
+    at most :data:`MAX_BAR`."""
+    slot = 100 / max(len(slots), 1)
     return slot, min(slot * BAR_SHARE, MAX_BAR)
 
 
@@ -325,26 +326,25 @@ def accepted_vs_submitted(rows: Sequence[tuple[int, int, int | None, float | Non
 
 
 def score_bins(bins: Sequence[tuple[str, int, Mapping[str, int], str]], keys: Sequence[str],
-               label_of: Callable[[str], str], *, label: str, width: int = 640, height: int = 260) -> Chart:
+               label_of: Callable[[str], str], *, label: str, height: int = 260) -> Chart:
     """Papers per mean-score bin (``(bin label, papers, papers per key, share label)``), stacked by decision:
     ``keys`` from the bottom (the tiers, then side programmes, then "not accepted" last), the share accepted
     (with its count where the bin is small) above each bar.
 
-    Every bin keeps its slot, empty or not, so the axis is true to the scale.
+    Every bin keeps its slot, empty or not, so the axis is true to the scale; where a phone's width
+    would crowd them, the shares and every other bin's label are ``minor``.
     """
     ticks = _y_ticks(max((papers for _, papers, _, _ in bins), default=0), lambda v: f"{v:,}")
-    chart = Chart(width, height, label, "", left=_tick_room(ticks), right=width - 8)
     spare = iter(c for c in PALETTE if c not in DECISION_FILLS.values())
     fills = {key: DECISION_FILLS.get(key) or next(spare, OTHER) for key in keys}
-    top = _legend(chart, [(fills[k], label_of(k)) for k in keys], 4) + 14
-    bottom = height - 34
-    scale = _y_axis(chart, ticks, top, bottom)
-    slot = (chart.right - chart.left) / max(len(bins), 1)
-    bar = max(slot * 0.8, 1.0)
-    every = max(1, math.ceil(24 / slot))  # a label needs ~24 units: crowded axes label every n-th bin
+    chart = Chart(height, label, "", legend=[Swatch(fills[k], label_of(k)) for k in keys])
+    bottom = height - BOTTOM - 14  # room for the axis's name under the bin labels
+    scale = _y_axis(chart, ticks, TOP + 14, bottom)  # room for a share over the highest bar
+    slot, bar = _slots(bins)
+    wide, narrow = label_every(len(bins), WIDE_PLOT), label_every(len(bins), NARROW_PLOT)
     for i, (name, papers, counts, share) in enumerate(bins):
-        x = chart.left + i * slot + (slot - bar) / 2
-        centre = round(chart.left + (i + 0.5) * slot, 2)
+        x = round(i * slot + (slot - bar) / 2, 3)
+        centre = round((i + 0.5) * slot, 3)
         y = bottom
         for key in keys:
             n = counts.get(key, 0)
@@ -352,15 +352,15 @@ def score_bins(bins: Sequence[tuple[str, int, Mapping[str, int], str]], keys: Se
                 continue
             h = n * scale
             y -= h
-            chart.marks.append(Mark(round(x, 2), round(y, 2), round(bar, 2), round(h, 2), fills[key],
+            chart.marks.append(Mark(x, round(y, 2), round(bar, 3), round(h, 2), fills[key],
                                     f"Mean {name}: {label_of(key)} {n:,} of {_papers(papers)}"))
-        if papers and not i % every:
-            chart.texts.append(Text(centre, round(y - 3, 2), share, title=f"Mean {name}: {share} accepted",
-                                    size=SMALL_FONT))
-        if not i % every:
-            chart.texts.append(Text(centre, bottom + 12, name.split("–")[0]))
-    chart.texts.append(Text(round((chart.left + chart.right) / 2, 2), height - 4, "mean review score (bins of a half "
-                                                                                   "point, from the lower bound)",
+        if i % wide:
+            continue
+        if papers:
+            chart.texts.append(Text(centre, round(y - 4, 2), share, title=f"Mean {name}: {share} accepted",
+                                    size=SMALL_FONT, minor=narrow > 1))
+        chart.texts.append(Text(centre, bottom + 16, name.split("–")[0], minor=bool(i % narrow)))
+    chart.texts.append(Text(50.0, height - 4, "mean review score (bins of a half point, from the lower bound)",
                             size=SMALL_FONT))
     chart.description = (f"Bars of papers per mean review score from {bins[0][0]} to {bins[-1][0]}, coloured by "
                          "decision, with the share accepted above each bar." if bins else "No scores.")
@@ -373,23 +373,22 @@ DECISION_FILLS = {"oral": PALETTE[0], "spotlight": PALETTE[1], "poster": PALETTE
                   NOT_ACCEPTED_KEY: OTHER}
 
 
-def sparkline(points: Sequence[tuple[int, int, int]], current: int, *, label: str, width: int = 120,
-              height: int = 26) -> Chart:
+def sparkline(points: Sequence[tuple[int, int, int]], current: int, *, label: str, height: int = 26) -> Chart:
     """One bar per year (``(year, papers, of papers counted)``), as tall as the year's share; the year
     ``current`` in the accent colour. Every year keeps its slot (the axis is true to time)."""
     counted = {year: (n, of) for year, n, of in points}
     years = timeline(counted)
     shares = {y: n / of for y, (n, of) in counted.items() if of}
     peak = max(shares.values(), default=0) or 1
-    chart = Chart(width, height, label, "", left=1, right=width - 1)
-    slot = (chart.right - chart.left) / max(len(years), 1)
-    bar = max(slot * 0.75, 1.0)
+    chart = Chart(height, label, "")
+    slot = 100 / max(len(years), 1)
+    bar = slot * 0.75
     for i, year in enumerate(years):
         n, of = counted.get(year, (0, 0))
         share = shares.get(year, 0.0)
         h = max(round((height - 2) * share / peak, 2), 1.0 if of else 0.5)
-        chart.marks.append(Mark(round(chart.left + i * slot + (slot - bar) / 2, 2), round(height - 1 - h, 2),
-                                round(bar, 2), h, ACCENT if year == current else MUTED,
+        chart.marks.append(Mark(round(i * slot + (slot - bar) / 2, 3), round(height - 1 - h, 2), round(bar, 3), h,
+                                ACCENT if year == current else MUTED,
                                 f"{year}: {n:,} of {of:,} papers with affiliations ({share:.1%})" if of
                                 else f"{year}: no papers with affiliations"))
     if years:

@@ -185,7 +185,20 @@ def test_score_bins_stack_each_bins_decisions_to_its_papers_and_label_its_share(
     assert {m.fill for m in tall} == {charts.DECISION_FILLS["oral"], charts.DECISION_FILLS["poster"], charts.OTHER}
     labels = [t.text for t in chart.texts]
     assert "60%" in labels and "0/4" in labels and labels.count("3.5") == 1  # an empty bin keeps its slot
-    assert all(m.x + m.width <= chart.right + 0.01 for m in chart.marks)
+    assert all(0 <= m.x and m.x + m.width <= 100 for m in chart.marks)  # x in % of the chart's width
+    assert [s.text for s in chart.legend] == ["Oral", "Poster", "Not-accepted"]  # an HTML legend
+    assert all(m.href is None for m in chart.marks)  # the table under it has every number
+
+
+def test_score_bins_on_a_phone_keep_every_other_label_and_no_shares_where_they_crowd():
+    bins = [(f"{lo / 2:g}–{lo / 2 + 0.5:g}", 20, {"poster": 10, "not-accepted": 10}, "50%") for lo in range(2, 20)]
+    chart = charts.score_bins(bins, ["poster", "not-accepted"], str.capitalize, label="Scores")
+    names = [t for t in chart.texts if t.size == charts.FONT]
+    shares = [t for t in chart.texts if t.text == "50%"]
+    assert len(names) == len(bins) and [t.text for t in names if not t.minor][0] == "1"
+    assert 0 < sum(not t.minor for t in names) < len(bins)  # a phone labels every n-th bin
+    assert shares and all(t.minor for t in shares)  # 18 shares would crowd a phone's width
+    assert max(m.width for m in chart.marks) <= charts.MAX_BAR
 
 
 def test_a_sparkline_draws_each_year_as_a_share_and_marks_the_current_one():
