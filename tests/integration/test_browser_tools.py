@@ -118,7 +118,7 @@ def test_the_score_box_works_without_javascript_and_says_when_scores_predate_dec
     expect(page).to_have_url(re.compile(r"score=5#score-answer"))
     expect(page.locator("[data-score-answer]")).to_contain_text("A mean of 5 is higher than")
     page.goto("/conferences/iclr/2024/scores")
-    expect(page.locator(".score-caveats")).to_contain_text("Taken before the decisions.")
+    expect(page.locator(".score-caveats")).to_contain_text("Read during the review.")
     _above_the_fold(page.locator(".score-caveats"), 844)
     page.goto("/conferences/iclr/2025/scores")
     expect(page.locator(".no-scores")).to_contain_text("no review scores")

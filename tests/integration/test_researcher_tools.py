@@ -120,18 +120,20 @@ def test_sample_score_bins_match_the_source_file(client):
     records = source_records([SAMPLE / "iclr" / "iclr2021.json.gz"])[("iclr", 2021)]
     got = client.get("/api/v1/venues/iclr/2021").get_json()
     _check_bins(got, expected_bins("iclr", records))
-    assert got["scores_accepted_only"] is False and got["scores_before_decisions"] is False
+    assert got["scores_accepted_only"] is False and got["scores_taken"] is None
     page = client.get("/conferences/iclr/2021/scores", query_string={"score": "6"}).get_data(as_text=True)
     assert "is higher than" in page and 'class="landed"' in page
 
 
 def test_sample_iclr_2024_scores_are_said_to_predate_the_decisions(client):
     got = client.get("/api/v1/venues/iclr/2024").get_json()
-    assert got["scores_before_decisions"] is True and got["scores_accepted_only"] is True
+    assert got["scores_taken"] == "2023-12-14" and got["scores_accepted_only"] is True
     assert all(b["accepted"] == b["papers"] for b in got["score_bins"])
     page = client.get("/conferences/iclr/2024/scores").get_data(as_text=True)
-    assert "Taken before the decisions." in page and "Accepted papers only." in page
-    assert "taken before the decisions" in client.get("/conferences/iclr/2024").get_data(as_text=True)
+    assert "Read during the review." in page and "Accepted papers only." in page
+    venue_page = client.get("/conferences/iclr/2024").get_data(as_text=True)
+    for said in (page, venue_page):  # once a page, with the catalogue's date
+        assert said.count("before the decisions") == 1 and "as they stood on 14 December 2023" in said
 
 
 def test_sample_institutions_match_the_source_file_and_link_searches_that_list_them(client):

@@ -56,7 +56,6 @@ class ScoreLanding:
     tiers: tuple[str, ...]  # the tiers and side programmes present, in the histogram's order
     chart: charts.Chart
     accepted_only: bool      # the source scores accepted papers only: shares say nothing of a submission's chances
-    before_decisions: bool   # the scores were taken during the review (the catalogue says)
     some_rejections: bool    # the source lists only some rejected papers: shares run higher than the venue's
     place: ScorePlace | None
     scored: int
@@ -89,7 +88,7 @@ def score_landing(venue: VenueYear, score: float | None = None) -> ScoreLanding 
     name = f"{conferences.label(venue.conference)} {venue.year}"
     chart = charts.score_bins(rows, keys, decision_label, label=f"{name}: papers by mean review score and decision")
     only_accepted = accepted_only(hist)
-    return ScoreLanding(venue, bins, tiers, chart, only_accepted, venue.scores_taken is not None,
+    return ScoreLanding(venue, bins, tiers, chart, only_accepted,
                         not only_accepted and "all_rejections" in venue.lacks,
                         place(hist, score) if score is not None else None, hist.total)
 

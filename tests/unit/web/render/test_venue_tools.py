@@ -33,7 +33,7 @@ def test_a_landing_stacks_tiers_then_untiered_then_side_programmes_then_the_rest
     assert [s.text for s in landing.chart.legend] == ["Oral", "Poster", "Accepted (no tier)", "Findings",
                                                       "Not accepted"]
     assert landing.place.bin.lo == 5.5 and landing.place.below == 12 and landing.population == "submissions"
-    assert not landing.accepted_only and not landing.before_decisions
+    assert not landing.accepted_only and not landing.some_rejections
     assert score_landing(_venue([]), 5) is None  # no scores, no landing
 
 

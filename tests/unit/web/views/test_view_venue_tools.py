@@ -58,10 +58,13 @@ def test_a_bin_of_ten_papers_or_more_shows_its_share_with_the_count():
 def test_scores_of_accepted_papers_taken_before_the_decisions_are_said_so():
     accepted = [_paper(300 + i, f"Accepted {i}", "iclr", 2024, status="poster", ratings=(6, 8)) for i in range(3)]
     page = _client(*accepted).get("/conferences/iclr/2024/scores").get_data(as_text=True)
-    assert "Taken before the decisions." in page and "Accepted papers only." in page
+    assert "Read during the review." in page and "Accepted papers only." in page
     assert "3 scored accepted papers" in page
+    venue_page = _client(*accepted).get("/conferences/iclr/2024").get_data(as_text=True)
+    for said in (page, venue_page):  # the catalogue's date, said once a page
+        assert said.count("before the decisions") == 1 and "as they stood on 14 December 2023" in said
     data = _client(*accepted).get("/api/v1/venues/iclr/2024").get_json()
-    assert data["scores_before_decisions"] is True and data["scores_accepted_only"] is True
+    assert data["scores_taken"] == "2023-12-14" and data["scores_accepted_only"] is True
 
 
 def test_a_venue_year_without_scores_says_so(fake_client):
@@ -112,7 +115,7 @@ def test_the_venue_json_carries_score_bins_and_institutions(fake_client):
         {"lo": 3.5, "hi": 4.0, "papers": 1, "accepted": 0, "by_tier": {}},
         {"lo": 7.0, "hi": 7.5, "papers": 1, "accepted": 1, "by_tier": {"poster": 1}}]
     assert data["score_values"] == [{"score": 3.5, "papers": 1}, {"score": 7.0, "papers": 1}]
-    assert data["scores_before_decisions"] is False and data["scores_accepted_only"] is False
+    assert data["scores_taken"] is None and data["scores_accepted_only"] is False
     assert data["institutions"] == [{"name": "Analytical Engines", "papers": 1, "by_tier": {"poster": 1},
                                      "by_year": [{"year": 2018, "count": 1}]}]
     assert data["institutions_counted"] == {"year": 2018, "papers": 1, "with_affiliations": 1}
