@@ -43,6 +43,7 @@ def test_stars_keep_a_reading_list_that_opens_and_exports(browser_context, width
     page.locator("[data-list-link]").click()
     expect(page).to_have_url(re.compile(r"/list\?ids="))
     expect(page.locator(".reading-list .paper-title")).to_have_count(3)
+    _above_the_fold(page.get_by_role("heading", name="Reading list"), height)
     assert page.locator(".reading-list .paper-title").all_inner_texts() == titles  # in the order starred
     _above_the_fold(page.locator(".reading-list .paper-title").first, height)
     _above_the_fold(page.locator("[data-export=bibtex]"), height)
@@ -61,6 +62,33 @@ def test_stars_keep_a_reading_list_that_opens_and_exports(browser_context, width
     assert page.locator("[data-export=csv]").get_attribute("href").count("%2C") == 1
     page.reload()
     expect(page.locator(".reading-list .paper-title")).to_have_count(2)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_a_paper_pages_star_is_one_of_its_links_and_every_paper_list_stars(browser_context, width, height):
+    page = browser_context(width=width, height=height)
+    page.goto("/")  # the front page's papers (the paper_list macro, as on author and paper pages)
+    front = page.locator(".paper-list [data-star]").first
+    front.click()
+    expect(front).to_have_attribute("aria-pressed", "true")
+    page.locator(".paper-list .paper-title a").first.click()
+    star = page.locator("ul.paper-actions [data-star]")  # the paper's own, in its row of links
+    expect(star).to_have_attribute("aria-pressed", "true")
+    expect(star.locator(".when-on")).to_be_visible()  # "In your reading list"
+    expect(star.locator(".when-off")).to_be_hidden()
+    _above_the_fold(star, height)
+    star.focus()
+    page.keyboard.press("Enter")
+    expect(star).to_have_attribute("aria-pressed", "false")
+    expect(star.locator(".when-off")).to_be_visible()  # "Save to reading list"
+    expect(star.locator(".when-on")).to_be_hidden()
+    similar = page.locator(".similar .paper-list [data-star]")
+    if similar.count():
+        similar.first.click()
+        expect(page.locator("[data-list-count]")).to_have_text("1")
+    assert page.evaluate(NO_SIDEWAYS)
+    _screenshot(page, f"tools-paper-star-{width}")
     assert page.errors == []
 
 
@@ -130,6 +158,7 @@ def test_who_publishes_where(browser_context, width, height):
     page.goto("/conferences/icml/2024")
     page.locator(".venue-tools a", has_text="Who publishes here").click()
     expect(page).to_have_url(re.compile(r"/conferences/icml/2024/institutions$"))
+    _above_the_fold(page.get_by_role("heading", name="Who publishes at ICML 2024"), height)
     first = page.locator("#by-papers tbody tr").first
     _above_the_fold(first, height)
     assert page.evaluate(NO_SIDEWAYS)

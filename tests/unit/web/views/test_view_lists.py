@@ -24,6 +24,22 @@ def test_a_list_page_shows_its_papers_in_order_and_exports_them(fake_client, fak
     assert 'data-star="iclr-2018-p1"' in page and 'aria-pressed="false"' in page
 
 
+@pytest.mark.parametrize("path", ["/", "/authors/Ada Lovelace", "/papers/iclr-2018-p1", "/search?q=graph",
+                                  "/conferences/iclr/2018", "/list?ids=iclr-2018-p1"])
+def test_every_paper_card_has_its_star(fake_client, path):
+    page = fake_client.get(path).get_data(as_text=True)
+    cards = [c.split("</article>")[0] for c in page.split('<article class="paper-card">')[1:]]
+    assert cards and all(re.search(r'<button type="button" class="star js-only" data-star="[^"]+"', c) for c in cards)
+
+
+def test_a_paper_pages_star_is_in_its_row_of_links(fake_client):
+    page = fake_client.get("/papers/iclr-2018-p1").get_data(as_text=True)
+    start = page.index('class="paper-actions"')
+    row = page[start:page.index("</ul>", start)]
+    assert 'data-star="iclr-2018-p1"' in row and "Save to reading list" in row and "In your reading list" in row
+    assert page.count('data-star="iclr-2018-p1"') == 1
+
+
 def test_ids_that_name_no_paper_are_said_and_left_out(fake_client):
     page = fake_client.get("/list", query_string={"ids": "nope-1, iclr-2018-p1 ,iclr-2018-p1"}).get_data(as_text=True)
     assert "1 of the ids in this address name no paper we have: nope-1" in page
