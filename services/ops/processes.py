@@ -52,11 +52,6 @@ class Managed:
         self.pidfile.write_text(f"{proc.pid}\n")
         return proc.pid
 
-    def adopt(self, pid: int) -> None:
-        """Record a pid that a daemonising program wrote elsewhere."""
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        self.pidfile.write_text(f"{pid}\n")
-
     def stop(self, timeout: float = 30.0) -> bool:
         """SIGTERM the process group, SIGKILL after ``timeout``; True when something was stopped."""
         pid = self.pid()

@@ -24,7 +24,7 @@ from elasticsearch import ApiError
 from .breaker import CircuitBreaker, CircuitOpen
 from .errors import BadQuery, IndexMissing, OptionalTimedOut, SearchFailed, SearchOverloaded, SearchUnavailable
 
-log = logging.getLogger("services.search.service")
+log = logging.getLogger(__name__)
 
 _OVERLOADED = (429, 502, 503, 504)
 

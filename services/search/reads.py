@@ -3,7 +3,7 @@ small answers that belong to no other module (a :class:`Suggestion`, an :class:`
 
 Why a protocol: the web depends on these methods, not on :class:`~.service.PaperSearch`.
 The app puts the result cache (``services.web.cache.results.CachedSearch``) in front of
-the real service, and view tests answer from memory (``tests/unit/web/fakes.py``), as
+the real service, and view tests answer from memory (``tests/fake_reads.py``), as
 warehouse's views run against a null search service. A read the web needs is declared
 here first; a test checks that PaperSearch and CachedSearch have every method, with the
 same signature.

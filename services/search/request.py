@@ -71,8 +71,9 @@ class SearchRequest:
         values = self.filters.get(facet, ())
         return tuple(self.facets[facet].text(v) for v in values)
 
-    def with_page(self, page: int) -> SearchRequest:
-        return replace(self, page=page, search_after=None)
+    def with_page(self, page: int, **changes: Any) -> SearchRequest:
+        """Page ``page`` of this search (its cursor dropped), with any other ``changes`` (``page_size=0``)."""
+        return replace(self, page=page, search_after=None, **changes)
 
     def counting(self, facet: str) -> SearchRequest:
         """The same search also counting ``facet`` (an on-demand facet the user opened)."""
@@ -80,7 +81,7 @@ class SearchRequest:
         return replace(self, counted=tuple(f.name for f in self.facets if f.name in names))
 
     def without_filters(self) -> SearchRequest:
-        return replace(self, filters={}, page=1, search_after=None)
+        return self.with_page(1, filters={})
 
     def to_params(self) -> list[tuple[str, str]]:
         """Query-string pairs reproducing this request (the state lives in the URL)."""

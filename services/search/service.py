@@ -173,7 +173,7 @@ class PaperSearch:
             corrected_q = keep_case(req.q, correction)
             found = self._count(replace(words, q=corrected_q, autocorrect=True))
             if req.autocorrect and use_correction(matched, found):
-                meant.request = replace(req, q=corrected_q, page=1, search_after=None, autocorrect=True)
+                meant.request = req.with_page(1, q=corrected_q, autocorrect=True)
                 meant.corrected_from = req.q
             elif found:  # "did you mean" only where it leads somewhere
                 meant.suggestion = corrected_q
@@ -244,7 +244,7 @@ class PaperSearch:
         return exported if meant is req else self._export(meant, limit)
 
     def _export(self, req: SearchRequest, limit: int) -> Exported:
-        body = build_search(replace(req, page=1, page_size=limit, search_after=None),
+        body = build_search(req.with_page(1, page_size=limit),
                             facets=False, highlight=False, source=["*"])
         body["_source"] = {"includes": ["*"], "excludes": [EMBEDDING]}
         body.pop("suggest", None)

@@ -13,9 +13,9 @@ limiter's storage is flask-limiter's own client, with the same short timeouts.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 import redis
 from kombu.exceptions import OperationalError as BrokerError
@@ -29,7 +29,6 @@ from services.settings import Settings
 # a healthy local Redis answers in < 1 ms.
 SOCKET_TIMEOUT = 0.25
 _OUTAGES = (redis.ConnectionError, redis.TimeoutError, BrokerError, OSError)
-T = TypeVar("T")
 
 
 class RedisUnavailable(Exception):
@@ -63,10 +62,6 @@ class RedisGuard:
             raise RedisUnavailable(str(exc), retry_after=max(1, math.ceil(exc.retry_after))) from exc
         except _OUTAGES as exc:
             raise RedisUnavailable(str(exc)) from exc
-
-    def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        with self.guarded():
-            return fn(*args, **kwargs)
 
     def ping(self) -> None:
         with self.guarded() as client:

@@ -12,7 +12,7 @@ from services.search import bibtex
 from services.search.documents import SUMMARY_FIELDS, from_source, to_document
 from services.search.model import Author, Links, Paper, title_key
 
-ORIGIN = Origin("data/iclr/iclr2024.json.gz", 3, "iclr", 2024)
+ORIGIN = Origin("data/iclr/iclr2024.json.gz", 3, "iclr", 2024, format="paperlists")
 
 
 def make(**changes) -> Paper:

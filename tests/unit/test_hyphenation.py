@@ -45,7 +45,7 @@ def test_is_word_reads_affix_flags(word, known):
 
 def test_abstract_and_tldr_are_repaired_titles_are_not():
     paper = normalise({"title": "Con- sists", "abstract": "It con- sists of parts.", "tldr": "A high- dimensional map"},
-                      Origin("x/iclr2024.json", 0, "iclr", 2024))
+                      Origin("x/iclr2024.json", 0, "iclr", 2024, format="paperlists"))
     assert (paper.title, paper.abstract, paper.tldr) == ("Con- sists", "It consists of parts.", "A high-dimensional map")
 
 

@@ -7,7 +7,7 @@ import pytest
 from services.indexer.links import hosted_links, link_hosts
 from services.indexer.normalise import Origin, normalise
 
-ORIGIN = Origin("iclr/iclr2025.json.gz", 0, "iclr", 2025)
+ORIGIN = Origin("iclr/iclr2025.json.gz", 0, "iclr", 2025, format="paperlists")
 
 
 def links(**record):

@@ -20,7 +20,7 @@ from services.search.taxonomy import TOPICS
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 TOPIC_SLUGS = {t.slug for t in TOPICS}
 
-ORIGIN = Origin("data/sample/iclr/iclr2024.json.gz", 7, "iclr", 2024)
+ORIGIN = Origin("data/sample/iclr/iclr2024.json.gz", 7, "iclr", 2024, format="paperlists")
 
 
 def paper(**fields):
@@ -55,15 +55,15 @@ class TestIdentity:
         assert a != c
 
     def test_id_depends_on_conference(self):
-        other = Origin("icml/icml2024.json", 7, "icml", 2024)
+        other = Origin("icml/icml2024.json", 7, "icml", 2024, format="paperlists")
         assert pid({"id": "abc", "title": "T"}) != pid({"id": "abc", "title": "T"}, other)
 
     def test_id_depends_on_year(self):
-        other = Origin("iclr/iclr2023.json", 7, "iclr", 2023)
+        other = Origin("iclr/iclr2023.json", 7, "iclr", 2023, format="paperlists")
         assert pid({"id": "abc", "title": "T"}) != pid({"id": "abc", "title": "T"}, other)
 
     def test_id_does_not_depend_on_position_or_source_path(self):
-        moved = Origin("/elsewhere/copy/iclr2024.json", 999, "iclr", 2024)
+        moved = Origin("/elsewhere/copy/iclr2024.json", 999, "iclr", 2024, format="paperlists")
         assert pid({"id": "abc", "title": "T"}) == pid({"id": "abc", "title": "T"}, moved)
 
     def test_numeric_id_equals_its_text(self):
@@ -473,7 +473,7 @@ def test_status_mapping(raw, status):
 ])
 def test_a_venues_own_status_words_give_the_facet_status(conference, raw, status):
     assert map_status(raw, conference) == status
-    assert normalise({"title": "T", "status": raw}, Origin(f"x/{conference}2023.json", 0, conference, 2023)).status == status
+    assert normalise({"title": "T", "status": raw}, Origin(f"x/{conference}2023.json", 0, conference, 2023, format="paperlists")).status == status
 
 
 def test_missing_status_key_is_unknown():
@@ -633,7 +633,7 @@ class TestContentHash:
         assert normalise({**RICH, **change}, ORIGIN).content_hash != normalise(RICH, ORIGIN).content_hash
 
     def test_does_not_change_with_source_or_position(self):
-        moved = Origin("/somewhere/else/iclr2024.json", 12345, "iclr", 2024)
+        moved = Origin("/somewhere/else/iclr2024.json", 12345, "iclr", 2024, format="paperlists")
         a, b = normalise(RICH, ORIGIN), normalise(RICH, moved)
         assert (b.source, b.position) == ("/somewhere/else/iclr2024.json", 12345)
         assert a.content_hash == b.content_hash
@@ -648,7 +648,7 @@ class TestContentHash:
     {"title": "Zzz", "abstract": ""},
     RICH,
 ])
-@pytest.mark.parametrize("origin", [ORIGIN, Origin("x/unknownconf2020.json", 0, "unknownconf", 2020)])
+@pytest.mark.parametrize("origin", [ORIGIN, Origin("x/unknownconf2020.json", 0, "unknownconf", 2020, format="paperlists")])
 def test_topics_never_empty_and_known(record, origin):
     topics = normalise(record, origin).topics
     assert topics
@@ -709,5 +709,5 @@ def test_every_sample_record_normalises_or_is_rejected(path):
 ])
 def test_a_colon_without_its_space_gets_one_so_the_words_around_it_can_be_found(raw, title):
     # The standard tokenizer keeps "cropping:a" as one token: no query word matched that title.
-    paper = normalise({"title": raw, "id": "x"}, Origin("cvpr2026.json", 0, "cvpr", 2026))
+    paper = normalise({"title": raw, "id": "x"}, Origin("cvpr2026.json", 0, "cvpr", 2026, format="paperlists"))
     assert paper.title == title

@@ -11,7 +11,7 @@ from services.indexer.reviews import mean, review_scores, score, scores
 from services.search.documents import SUMMARY_FIELDS, from_source, to_document
 from services.search.model import REVIEW_CRITERIA, ReviewScore
 
-ORIGIN = Origin("iclr/iclr2023.json.gz", 0, "iclr", 2023)
+ORIGIN = Origin("iclr/iclr2023.json.gz", 0, "iclr", 2023, format="paperlists")
 
 
 @pytest.mark.parametrize("value, expected", [

@@ -3,7 +3,7 @@
 A reader knows one format: which locations it reads, how to decode them, what the
 location says about its records (conference and year hints), and how its fields map
 onto the format-neutral record that :mod:`..normalise` works on. Adding a format means
-one reader registered in :mod:`.registry`; ingest, tasks, rebuild and benchmarks
+one reader listed in :mod:`.readers` (``READERS``); ingest, tasks, rebuild and benchmarks
 follow.
 
 The neutral record (a plain mapping, so it crosses Celery as JSON if need be) holds:
@@ -34,14 +34,16 @@ class Rejected(ValueError):
 class Origin:
     """Where a record came from: its location and place, and what the location hints.
 
-    ``conference`` and ``year`` are used only when the record itself lacks them.
+    ``conference`` and ``year`` are used only when the record itself lacks them. ``format``
+    names the reader (:attr:`SourceReader.format`) and has no default: a record of a second
+    format must not pass for a paperlists one.
     """
 
     source: str
     position: int
     conference: str = ""
     year: int | None = None
-    format: str = "paperlists"
+    format: str = field(kw_only=True)
 
     def hints(self) -> dict:
         """What a worker needs to rebuild the origin of any record of this location."""
@@ -50,7 +52,7 @@ class Origin:
     @classmethod
     def from_hints(cls, hints: Mapping[str, Any], position: int) -> Origin:
         return cls(hints["source"], position, hints.get("conference") or "", hints.get("year"),
-                   hints.get("format") or "paperlists")
+                   format=hints["format"])
 
 
 @dataclass(frozen=True)

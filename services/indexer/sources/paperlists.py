@@ -22,6 +22,7 @@ from services.search import conferences
 from . import paperlists_mapping
 from .base import Origin, RawRecord, SourceError, SourceRead
 
+FORMAT = "paperlists"  # this reader's name in every Origin it makes
 MAX_DOWNLOAD = 512 * 1024 * 1024
 # Characters of one string value in a record: far above any real field (abstracts are a few
 # thousand), low enough that one absurd record is not carried through Celery and Redis.
@@ -68,7 +69,7 @@ def expand(sources: Sequence[str]) -> Iterator[str]:
 class PaperlistsReader:
     """JSON arrays of paperlists records; conference and year also from the file name."""
 
-    format = "paperlists"
+    format = FORMAT
 
     def accepts(self, source: str) -> bool:
         return True  # the one format so far; a second reader would look at suffix or content
@@ -83,7 +84,7 @@ class PaperlistsReader:
         loaded = load(location)
         origin = self.origin(location, 0)
         read = SourceRead(location, origin, errors=loaded.errors)
-        read.records = [RawRecord(Origin(location, pos, origin.conference, origin.year, self.format), data)
+        read.records = [RawRecord(Origin(location, pos, origin.conference, origin.year, format=self.format), data)
                         for pos, data in loaded.records]
         return read
 
@@ -101,7 +102,7 @@ def origin_from_path(source: str, position: int) -> Origin:
     conf = stem[: years[-1].start()] if years else stem
     if not conf.strip("-_ ") and "/" in source:
         conf = source.rstrip("/").rsplit("/", 2)[-2]
-    return Origin(source, position, conferences.canonical_slug(conf) if conf else "", year)
+    return Origin(source, position, conferences.canonical_slug(conf) if conf else "", year, format=FORMAT)
 
 
 def load(location: str, timeout: float = 60.0) -> LoadedSource:

@@ -17,9 +17,7 @@ from xml.etree.ElementTree import Element
 from latex2mathml.converter import convert_to_element
 from markupsafe import Markup, escape
 
-from .plaintext import plain_text
-
-__all__ = ["MAX_FORMULA", "math_to_mathml", "plain_text", "render", "render_highlighted"]
+__all__ = ["MAX_FORMULA", "math_to_mathml", "render", "render_highlighted"]
 
 MAX_FORMULA = 400  # longer "$...$" spans are more likely two prices than one formula
 _MARK_OPEN, _MARK_CLOSE = "\ue000", "\ue001"  # stand-ins for <mark> while rendering highlights

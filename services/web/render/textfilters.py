@@ -8,7 +8,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .markup import plain_text, render, render_highlighted
+from .markup import render, render_highlighted
+from .plaintext import plain_text
 
 SNIPPET_CHARS = 240  # the highlighter's fragment size too (services/search/search_body.py)
 ELLIPSIS = "…"

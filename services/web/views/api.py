@@ -3,8 +3,6 @@ reading list), OpenAPI."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from services.search.reads import Exported
@@ -40,7 +38,7 @@ def search():
 def facets():
     """Counts only (no hits): what the filter panel fetches when an on-demand facet is opened."""
     req = search_request(api=True)
-    results = extensions.reads().search(replace(req, page=1, page_size=0, search_after=None))
+    results = extensions.reads().search(req.with_page(1, page_size=0))
     return left_out(jsonify(answers.counts_json(results)), results.left_out)
 
 

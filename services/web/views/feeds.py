@@ -6,8 +6,6 @@ Cache-Control) is the site's, as for search pages.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import Blueprint, Response
 
 from services.search.limits import FEED_ENTRIES
@@ -24,5 +22,5 @@ bp = Blueprint("feeds", __name__)
 @policy(edge=True)
 def search_feed():
     req = search_request()
-    papers = extensions.reads().feed(replace(req, sort="newest", page=1, page_size=FEED_ENTRIES, search_after=None))
+    papers = extensions.reads().feed(req.with_page(1, sort="newest", page_size=FEED_ENTRIES))
     return Response(atom(req, papers), mimetype="application/atom+xml")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
@@ -49,7 +47,7 @@ def trends_html(req: SearchRequest, total: int) -> tuple[Markup | None, tuple[st
     path (its links are /search's): a cached fragment (:meth:`CachedSearch.fragment`)."""
     if not total:
         return None, ()
-    whole = replace(req, page=1, search_after=None)  # every page of a search has the same trends
+    whole = req.with_page(1)  # every page of a search has the same trends
 
     def render(of: SearchRequest) -> str:
         return render_template("_trends.html", trends=trends_of(of, total))
