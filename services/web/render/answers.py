@@ -188,3 +188,15 @@ def _score_histogram(h: ScoreHistogram) -> Json:
     return {"score": h.field, "bin_width": h.width, "total": h.total, "decisions": list(h.decisions),
             "by_decision": h.by_decision(),
             "bins": [{"low": b.low, "high": b.high, "total": b.total, "counts": b.counts} for b in h.bins]}
+
+
+def reindex_queued_json(answer: Json, status_url: str) -> Json:
+    return _through(schemas.ReindexQueued, {**answer, "status_url": status_url}, exclude_unset=True)
+
+
+def reindex_progress_json(state: Json) -> Json:
+    return _through(schemas.ReindexProgress, state or {"phase": "none"}, exclude_unset=True)
+
+
+def task_json(payload: Json) -> Json:
+    return _through(schemas.TaskState, payload, exclude_unset=True)

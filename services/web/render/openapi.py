@@ -1,17 +1,33 @@
-"""OpenAPI 3 description of the JSON API: parameters from the registries (facets, sorts, limits),
-answers generated from the pydantic models of :mod:`.schemas`. Schemathesis validates real
-responses against it (tests/integration/test_schemathesis.py); ``/api/docs`` renders it.
+"""OpenAPI 3 description of the JSON API, generated from the app: each view under ``/api/``
+declares its operation where it is served (:func:`operation`, the way ``@policy`` declares
+caching), its parameters built here from the registries (facets, sorts, limits), its answers
+generated from the pydantic models of :mod:`.schemas`::
+
+    @bp.get("/suggest")
+    @policy(...)
+    @operation("suggest", "Autocomplete", answer="Suggestions", params=[SUGGEST_PREFIX])
+    def suggest(): ...
+
+:func:`openapi_document` walks the app's URL map: a route under ``/api/`` that declares
+neither an operation nor :func:`undocumented` is an error, so no route is left out of the
+document (tests/unit/web/render/test_openapi.py). Schemathesis validates real responses
+against it (tests/integration/test_schemathesis.py); ``/api/docs`` renders it.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
+from flask import Flask, current_app
+from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from services.search.facets import FACETS
 from services.search.limits import (
-    EXPORT_LIMIT,
     LIST_IDS_PATTERN,
     MAX_FILTER_VALUES,
     MAX_LIST_PAPERS,
@@ -29,7 +45,16 @@ from services.search.request import MODES, SWITCH
 from services.search.sorting import SORTS
 
 from . import schemas
-from .exports import EXPORT_FORMATS, STATS_FORMATS
+
+F = TypeVar("F", bound=Callable)
+API_PREFIX = "/api/"
+REF = "#/components/schemas/{model}"
+TEXT = {"schema": {"type": "string"}}  # a text answer (BibTeX, CSV), by its media type
+
+
+def json_of(name: str) -> dict:
+    """A JSON answer of the model ``name`` of :mod:`.schemas`, by its media type."""
+    return {"schema": {"$ref": REF.format(model=name)}}
 
 
 def _array_param(name: str, description: str, schema: dict) -> dict:
@@ -39,7 +64,8 @@ def _array_param(name: str, description: str, schema: dict) -> dict:
             "schema": {"type": "array", "maxItems": MAX_FILTER_VALUES, "items": schema}}
 
 
-SEARCH_PARAMS = [
+# What a search is (its words, filters and order): every search-shaped operation takes these.
+FILTER_PARAMS = [
     {"name": "q", "in": "query", "required": False, "schema": {"type": "string", "maxLength": MAX_QUERY},
      "description": 'Query: words (all required), "phrases", -exclusion, OR, prefix*, and scopes '
                     "title:, author:, abstract:, aff:, conference:, year:."},
@@ -47,6 +73,9 @@ SEARCH_PARAMS = [
     {"name": "sort", "in": "query", "required": False, "allowEmptyValue": True,
      "description": "Order (case-insensitive); relevance when empty or absent.",
      "schema": {"type": "string", "enum": list(SORTS)}},
+]
+# Which page of it: the operations that answer hits.
+PAGING_PARAMS = [
     {"name": "page", "in": "query", "required": False,
      "description": f"1-based page; page * page_size must not exceed {MAX_WINDOW:,} (400 otherwise): "
                     "use search_after to go further.",
@@ -54,6 +83,7 @@ SEARCH_PARAMS = [
     {"name": "page_size", "in": "query", "required": False,
      "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
 ]
+SEARCH_PARAMS = [*FILTER_PARAMS, *PAGING_PARAMS]
 _FACET_NAME = "(" + "|".join(FACETS.names) + ")?"
 FACETS_PARAM = _array_param(
     "facets", "Facets to count (comma-separated or repeated; empty: none). Absent: "
@@ -76,6 +106,29 @@ LIST_IDS_PARAM = {"name": "ids", "in": "query", "required": False,
                                  "many were found; the search parameters are not read then). The site's /list?ids=… "
                                  "shows the same.",
                   "schema": {"type": "string", "pattern": LIST_IDS_PATTERN}}
+PAPER_ID = {"name": "paper_id", "in": "path", "required": True,
+            "schema": {"type": "string", "minLength": 1, "maxLength": MAX_PAPER_ID}}
+TASK_ID = {"name": "task_id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
+SEARCH_AFTER_PARAM = {"name": "search_after", "in": "query", "required": False,
+                      "schema": {"type": "string", "maxLength": 400}, "description": "Cursor from next_search_after."}
+SUGGEST_PREFIX = {"name": "q", "in": "query", "required": False,
+                  "schema": {"type": "string", "maxLength": MAX_SUGGEST_PREFIX}}
+VENUE_PATH = [{"name": "slug", "in": "path", "required": True,
+               "schema": {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS}},
+              {"name": "year", "in": "path", "required": True,
+               "schema": {"type": "integer", "minimum": MIN_YEAR, "maximum": MAX_YEAR}}]
+# What a client does next after a search; Schemathesis' stateful phase follows these.
+SEARCH_LINKS = {
+    "FirstHit": {"operationId": "getPaper", "parameters": {"paper_id": "$response.body#/hits/0/id"}},
+    "FirstHitSimilar": {"operationId": "similarPapers", "parameters": {"paper_id": "$response.body#/hits/0/id"}},
+    "NextPage": {"operationId": "search", "parameters": {"query.search_after": "$response.body#/next_search_after"}},
+}
+
+
+def format_param(formats: Iterable[str]) -> dict:
+    return {"name": "format", "in": "query", "required": False, "schema": {"type": "string", "enum": list(formats)}}
+
+
 SIMILAR_BODY = {"type": "object", "required": ["text"], "additionalProperties": False, "properties": {
     "text": {"type": "string", "minLength": 1, "maxLength": MAX_SIMILAR_TEXT,
              "description": "An abstract or a draft; the papers nearest to its embedding come first."},
@@ -86,14 +139,12 @@ SIMILAR_BODY = {"type": "object", "required": ["text"], "additionalProperties": 
        for facet in FACETS},
 }}
 
+
 def components() -> dict[str, dict]:
     """JSON Schemas of the answers, generated from :mod:`.schemas` (every model they refer to too)."""
     _, generated = models_json_schema([(model, "serialization") for model in schemas.COMPONENTS],
                                       ref_template=REF, schema_generator=_Schemas)
     return {name: _nullable_as_type(schema) for name, schema in generated["$defs"].items()}
-
-
-REF = "#/components/schemas/{model}"
 
 
 class _Schemas(GenerateJsonSchema):
@@ -119,107 +170,126 @@ def _nullable_as_type(schema: object) -> object:
     return out
 
 
-def _responses(ok_schema: str | None, *extra: int, ok_content: dict | None = None) -> dict:
+_ANSWERED = {200: "OK", 202: "Queued"}
+_ERRORS = {400: "Bad parameter", 401: "Unauthorized", 404: "Not found", 409: "A reindex is already running",
+           413: "Request body over 64 KB", 429: "Past the client's rate limit (error code rate_limited)",
+           503: "Search unavailable"}
+
+
+def _responses(*extra: int) -> dict:
+    """The error answers of an operation: 400, ``extra``, 429 and 503, each an Error."""
     out: dict = {}
-    if ok_schema:
-        out["200"] = {"description": "OK", "content": {"application/json": {
-            "schema": {"$ref": REF.format(model=ok_schema)}}}}
-    elif ok_content:
-        out["200"] = {"description": "OK", "content": ok_content}
     for status in (400, *extra, 429, 503):
-        out[str(status)] = {"description": {400: "Bad parameter", 404: "Not found", 401: "Unauthorized", 413: "Request body over 64 KB",
-                                            409: "A reindex is already running",
-                                            429: "Past the client's rate limit (error code rate_limited)",
-                                            503: "Search unavailable"}[status],
-                            "content": {"application/json": {"schema": {"$ref": REF.format(model="Error")}}}}
+        out[str(status)] = {"description": _ERRORS[status],
+                            "content": {"application/json": json_of("Error")}}
         if status in (429, 503):
             out[str(status)]["headers"] = {"Retry-After": {
                 "description": "Seconds to wait before retrying", "schema": {"type": "integer", "minimum": 1}}}
     return out
 
 
-def _with_links(responses: dict, links: dict) -> dict:
-    responses["200"]["links"] = links
-    return responses
+@dataclass(frozen=True)
+class Operation:
+    """One operation of the JSON API, as its view declares it.
+
+    ``answer``: the component of a successful answer, or its content by media type (exports);
+    ``status`` its code. ``errors``: documented error statuses besides 400, 429 and 503, which
+    every operation has. ``body``: the JSON request body, a pydantic model or a JSON Schema.
+    ``secured``: needs the admin bearer token.
+    """
+
+    id: str
+    summary: str
+    answer: str | dict | None
+    params: tuple[dict, ...] = ()
+    status: int = 200
+    errors: tuple[int, ...] = ()
+    body: type[BaseModel] | dict | None = None
+    links: dict | None = None
+    secured: bool = False
+
+    def describe(self) -> dict:
+        out: dict = {"summary": self.summary, "operationId": self.id}
+        if self.secured:
+            out["security"] = [{"bearer": []}]
+        if self.params:
+            out["parameters"] = list(self.params)
+        if self.body is not None:
+            schema = self.body if isinstance(self.body, dict) else _body_schema(self.body)
+            out["requestBody"] = {"required": bool(schema.get("required")),  # an optional body when no key is required
+                                  "content": {"application/json": {"schema": schema}}}
+        responses = _responses(*self.errors)
+        ok = {"application/json": json_of(self.answer)} if isinstance(self.answer, str) else self.answer
+        if ok:
+            responses = {str(self.status): {"description": _ANSWERED[self.status], "content": ok},
+                         **responses}
+        if self.links:
+            responses[str(self.status)]["links"] = self.links
+        out["responses"] = responses
+        return out
 
 
-@lru_cache(maxsize=1)
-def openapi_document() -> dict:
-    paper_id = {"name": "paper_id", "in": "path", "required": True,
-                "schema": {"type": "string", "minLength": 1, "maxLength": MAX_PAPER_ID}}
+def operation(id: str, summary: str, *, params: Iterable[dict] = (), errors: Iterable[int] = (),
+              **declared: object) -> Callable[[F], F]:
+    """Declare the view's :class:`Operation` (:func:`openapi_document` finds it on the view function)."""
+    chosen = Operation(id, summary, params=tuple(params), errors=tuple(errors), **declared)  # type: ignore[arg-type]
+
+    def declare(view: F) -> F:
+        view.operation = chosen  # type: ignore[attr-defined]
+        return view
+    return declare
+
+
+def undocumented(why: str) -> Callable[[F], F]:
+    """Mark a view under ``/api/`` that is no operation of the API (the document itself, its page)."""
+    def declare(view: F) -> F:
+        view.operation = None  # type: ignore[attr-defined]
+        view.undocumented = why  # type: ignore[attr-defined]
+        return view
+    return declare
+
+
+def _body_schema(model: type[BaseModel]) -> dict:
+    schema = model.model_json_schema(schema_generator=_Schemas)
+    schema.pop("title", None)
+    return schema
+
+
+def openapi_path(rule: str) -> str:
+    """Flask's ``/papers/<paper_id>`` and ``/venues/<slug>/<int:year>`` as OpenAPI's ``{paper_id}``."""
+    return re.sub(r"<(?:[^<>:]+:)?([^<>]+)>", r"{\1}", rule)
+
+
+def operations(app: Flask) -> Iterable[tuple[str, str, Operation]]:
+    """(path, method, operation) of every route under ``/api/``, in the app's order.
+
+    Raises ``LookupError`` naming a route under ``/api/`` whose view declares nothing."""
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(API_PREFIX):
+            continue
+        view = app.view_functions[rule.endpoint]
+        if not hasattr(view, "operation"):
+            raise LookupError(f"{rule.rule} ({rule.endpoint}) declares no @operation (or @undocumented)")
+        if view.operation is not None:
+            for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+                yield openapi_path(rule.rule), method.lower(), view.operation
+
+
+def openapi_document(app: Flask | None = None) -> dict:
+    """The document of ``app`` (the current app when not given), generated once per app."""
+    return _document(app or current_app._get_current_object())  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=8)
+def _document(app: Flask) -> dict:
+    paths: dict[str, dict] = {}
+    for path, method, declared in operations(app):
+        paths.setdefault(path, {})[method] = declared.describe()
     return {
         "openapi": "3.1.0",
         "info": {"title": "paperlist API", "version": "1.0.0",
                  "description": "Search AI conference papers: keywords, facets, paper details, suggestions."},
-        "paths": {
-            "/api/v1/search": {"get": {
-                "summary": "Search papers with facets", "operationId": "search",
-                "parameters": [*SEARCH_PARAMS, FACETS_PARAM, MODE_PARAM, AUTOCORRECT_PARAM, {"name": "search_after", "in": "query", "required": False,
-                                                "schema": {"type": "string", "maxLength": 400},
-                                                "description": "Cursor from next_search_after."}],
-                "responses": _with_links(_responses("SearchResponse"), {
-                    # What a client does next; Schemathesis' stateful phase follows these.
-                    "FirstHit": {"operationId": "getPaper", "parameters": {"paper_id": "$response.body#/hits/0/id"}},
-                    "FirstHitSimilar": {"operationId": "similarPapers",
-                                        "parameters": {"paper_id": "$response.body#/hits/0/id"}},
-                    "NextPage": {"operationId": "search",
-                                 "parameters": {"query.search_after": "$response.body#/next_search_after"}},
-                })}},
-            "/api/v1/facets": {"get": {
-                "summary": "Facet counts of a search, without hits (on-demand facets when opened)",
-                "operationId": "facetCounts", "parameters": [*SEARCH_PARAMS[:-2], FACETS_PARAM],
-                "responses": _responses("FacetCounts")}},
-            "/api/v1/similar": {"post": {
-                "summary": "Papers like this text (nearest by embedding), with the search filters and facets",
-                "operationId": "similarToText",
-                "requestBody": {"required": True, "content": {"application/json": {"schema": SIMILAR_BODY}}},
-                "responses": _responses("SearchResponse", 413)}},
-            "/api/v1/papers/{paper_id}": {"get": {
-                "summary": "One paper", "operationId": "getPaper", "parameters": [paper_id],
-                "responses": _responses("Paper", 404)}},
-            "/api/v1/papers/{paper_id}/similar": {"get": {
-                "summary": "Similar papers (more like this)", "operationId": "similarPapers",
-                "parameters": [paper_id],
-                "responses": _responses("SimilarPapers", 404)}},
-            "/api/v1/suggest": {"get": {
-                "summary": "Autocomplete", "operationId": "suggest",
-                "parameters": [{"name": "q", "in": "query", "required": False,
-                                "schema": {"type": "string", "maxLength": MAX_SUGGEST_PREFIX}}],
-                "responses": _responses("Suggestions")}},
-            "/api/v1/export": {"get": {
-                "summary": f"Export up to {EXPORT_LIMIT:,} results, or a reading list's papers (ids), as BibTeX, "
-                           "CSV or JSON", "operationId": "export",
-                "parameters": [*SEARCH_PARAMS[:-2], LIST_IDS_PARAM,
-                               {"name": "format", "in": "query", "required": False,
-                                "schema": {"type": "string", "enum": list(EXPORT_FORMATS)}}],
-                "responses": _responses(None, ok_content={
-                    "application/x-bibtex": {"schema": {"type": "string"}},
-                    "text/csv": {"schema": {"type": "string"}},
-                    "application/json": {"schema": {"$ref": REF.format(model="Exported")}}})}},
-            "/api/v1/stats": {"get": {
-                "summary": "Papers per year, conference and topic of a search's result set", "operationId": "stats",
-                "parameters": [*SEARCH_PARAMS[:-2], {"name": "format", "in": "query", "required": False,
-                                                    "schema": {"type": "string", "enum": list(STATS_FORMATS)}}],
-                "responses": _responses(None, ok_content={
-                    "application/json": {"schema": {"$ref": REF.format(model="Stats")}},
-                    "text/csv": {"schema": {"type": "string"}}})}},
-            "/api/v1/venues/{slug}/{year}": {"get": {
-                "summary": "Venue statistics of a conference-year: records by status, the acceptance rate and its "
-                           "definition, what the source lacks, review scores by decision, where a review score lands "
-                           "(score_bins, score_values) and who publishes there (institutions)",
-                "operationId": "venue",
-                "parameters": [{"name": "slug", "in": "path", "required": True,
-                                "schema": {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS}},
-                               {"name": "year", "in": "path", "required": True,
-                                "schema": {"type": "integer", "minimum": MIN_YEAR, "maximum": MAX_YEAR}}],
-                "responses": _responses("Venue", 404)}},
-            "/api/v1/admin/reindex": {"post": {
-                "summary": "Start a zero-downtime rebuild", "operationId": "startReindex",
-                "security": [{"bearer": []}],
-                "responses": {"202": {"description": "Queued", "content": {"application/json": {"schema": {
-                    "$ref": REF.format(model="ReindexQueued")}}}},
-                    **{k: v for k, v in _responses(None, 401, 409).items() if k != "200"}}}},
-        },
+        "paths": paths,
         "components": {
             "schemas": components(),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

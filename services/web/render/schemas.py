@@ -9,7 +9,7 @@ an answer, so every field is required in the schema.
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
@@ -334,7 +334,29 @@ class ReindexQueued(Answer):
     status_url: str | None = None
 
 
+class ReindexProgress(Answer):
+    """The current or last rebuild, as the worker reports it (it may add keys); phase "none" when there was none."""
+
+    model_config = ConfigDict(extra="allow", json_schema_serialization_defaults_required=False)
+
+    phase: str
+    copied: Count | None = None
+    total: Count | None = None
+    replayed: Count | None = None
+    message: str | None = Field(None, description="Why a rebuild that is not done stopped (abandoned).")
+
+
+class TaskState(Answer):
+    """A task the admin API started: its Celery state, and its result once it is ready."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+
+    task_id: str
+    state: str
+    result: Any = Field(None, description="Once ready: the task's answer, or its error as text.")
+
+
 # The models the document names (components/schemas), in the order people read them.
 COMPONENTS: tuple[type[Answer], ...] = (Error, Topic, PaperSummary, Hit, Paper, FacetValue, FacetCounts,
                                         SearchResponse, SimilarPapers, Suggestions, Stats, Venue, ScoreHistogram,
-                                        Exported, ReindexQueued)
+                                        Exported, ReindexQueued, ReindexProgress, TaskState)

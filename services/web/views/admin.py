@@ -11,12 +11,13 @@ import hmac
 from celery.exceptions import TimeoutError as CeleryTimeout
 from flask import Blueprint, abort, jsonify, request
 
-from services.search.errors import InvalidRequest
-
 from .. import extensions
 from ..errors import error_response
 from ..policy import policy
+from ..render import answers
+from ..render import openapi as doc
 from ..urls import absolute_url
+from .inputs import ReindexOptions, json_body
 
 bp = Blueprint("admin", __name__, url_prefix="/api/v1/admin")
 
@@ -40,13 +41,10 @@ def authenticate():
 
 @bp.post("/reindex")
 @policy(**ADMIN)
+@doc.operation("startReindex", "Start a zero-downtime rebuild", secured=True, body=ReindexOptions,
+               answer="ReindexQueued", status=202, errors=[401, 409])
 def start_reindex():
-    body = request.get_json(silent=True) if request.data else {}
-    if not isinstance(body, dict):
-        raise InvalidRequest("body", "expected a JSON object such as {\"from_sources\": false}")
-    from_sources = body.get("from_sources", False)
-    if not isinstance(from_sources, bool):
-        raise InvalidRequest("from_sources", "must be true or false")
+    from_sources = json_body(ReindexOptions).from_sources
     settings = extensions.settings()
     try:
         with extensions.redis().guarded():
@@ -58,31 +56,34 @@ def start_reindex():
         answer = {"status": "pending", "task_id": pending.id}
     if answer.get("status") == "refused":
         return error_response(409, answer.get("message", ""))
-    answer["status_url"] = absolute_url("admin.task", task_id=answer["task_id"])
-    resp = jsonify(answer)
+    resp = jsonify(answers.reindex_queued_json(answer, absolute_url("admin.task", task_id=answer["task_id"])))
     resp.status_code = 202
     return resp
 
 
 @bp.get("/reindex")
 @policy(**ADMIN)
+@doc.operation("reindexProgress", "The current or last rebuild: its phase and progress", secured=True,
+               answer="ReindexProgress", errors=[401])
 def reindex_state():
     settings = extensions.settings()
     try:
         with extensions.redis().guarded():
             pending = extensions.celery().send_task("paperlist.reindex_status", kwargs={"alias": settings.index},
                                           queue=settings.queue)
-            return jsonify(pending.get(timeout=ANSWER_TIMEOUT) or {"phase": "none"})
+            return jsonify(answers.reindex_progress_json(pending.get(timeout=ANSWER_TIMEOUT)))
     except CeleryTimeout:
         abort(503, description="no indexer worker answered; is one running?")
 
 
 @bp.get("/tasks/<task_id>")
 @policy(**ADMIN)
+@doc.operation("adminTask", "A task the admin API started (a status_url): its state, and its result once ready",
+               secured=True, answer="TaskState", params=[doc.TASK_ID], errors=[401])
 def task(task_id: str):
     with extensions.redis().guarded():
         result = extensions.celery().AsyncResult(task_id[:64])
         payload = {"task_id": result.id, "state": result.state}
         if result.ready():
             payload["result"] = result.result if result.successful() else str(result.result)
-    return jsonify(payload)
+    return jsonify(answers.task_json(payload))

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
+from services.search.limits import EXPORT_LIMIT
 from services.search.reads import Exported
 
 from .. import extensions
 from ..http.headers import attachment, left_out
 from ..policy import Cost, Limit, policy
 from ..render import answers
+from ..render import openapi as doc
 from ..render.exports import EXPORT_FORMATS
-from ..render.openapi import openapi_document
 from .inputs import one_of, paper_ids, paper_or_404, search_request, suggest_prefix
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -28,6 +29,9 @@ def root():
 
 @bp.get("/search")
 @policy(edge=True, whole_answer=True, cors=True)
+@doc.operation("search", "Search papers with facets", answer="SearchResponse", links=doc.SEARCH_LINKS,
+               params=[*doc.SEARCH_PARAMS, doc.FACETS_PARAM, doc.MODE_PARAM, doc.AUTOCORRECT_PARAM,
+                       doc.SEARCH_AFTER_PARAM])
 def search():
     results = extensions.reads().search(search_request(api=True))
     return left_out(jsonify(answers.results_json(results)), results.left_out)
@@ -35,6 +39,8 @@ def search():
 
 @bp.get("/facets")
 @policy(edge=True, cors=True)
+@doc.operation("facetCounts", "Facet counts of a search, without hits (on-demand facets when opened)",
+               answer="FacetCounts", params=[*doc.FILTER_PARAMS, doc.FACETS_PARAM])
 def facets():
     """Counts only (no hits): what the filter panel fetches when an on-demand facet is opened."""
     req = search_request(api=True)
@@ -44,12 +50,15 @@ def facets():
 
 @bp.get("/papers/<paper_id>")
 @policy(edge=True, whole_answer=True, cors=True)
+@doc.operation("getPaper", "One paper", answer="Paper", params=[doc.PAPER_ID], errors=[404])
 def paper(paper_id: str):
     return jsonify(answers.paper_json(paper_or_404(paper_id), full=True))
 
 
 @bp.get("/papers/<paper_id>/similar")
 @policy(edge=True, whole_answer=True, cors=True)
+@doc.operation("similarPapers", "Similar papers (more like this)", answer="SimilarPapers", params=[doc.PAPER_ID],
+               errors=[404])
 def similar(paper_id: str):
     found = paper_or_404(paper_id)
     return jsonify(answers.similar_json(extensions.reads().similar(found.paper_id)))
@@ -57,6 +66,7 @@ def similar(paper_id: str):
 
 @bp.get("/suggest")
 @policy(max_age=300, edge=True, whole_answer=True, limit=Limit.OWN, cors=True)
+@doc.operation("suggest", "Autocomplete", answer="Suggestions", params=[doc.SUGGEST_PREFIX])
 def suggest():
     q = suggest_prefix()
     return jsonify(answers.suggestions_json(q, extensions.reads().suggest(q)))
@@ -64,6 +74,9 @@ def suggest():
 
 @bp.get("/export")
 @policy(cost=Cost.EXPORT, cors=True)
+@doc.operation("export", f"Export up to {EXPORT_LIMIT:,} results, or a reading list's papers (ids), as BibTeX, "
+               "CSV or JSON", params=[*doc.FILTER_PARAMS, doc.LIST_IDS_PARAM, doc.format_param(EXPORT_FORMATS)],
+               answer={"application/x-bibtex": doc.TEXT, "text/csv": doc.TEXT, "application/json": doc.json_of("Exported")})
 def export():
     """A result set's first papers, or (``ids``) exactly the papers of a reading list, in its order."""
     fmt = one_of("format", EXPORT_FORMATS, "bibtex")
@@ -85,5 +98,6 @@ def export():
 
 @bp.get("/openapi.json")
 @policy(max_age=3600, edge=True, cors=True)
+@doc.undocumented("the document itself")
 def openapi():
-    return jsonify(openapi_document())
+    return jsonify(doc.openapi_document())

@@ -16,9 +16,10 @@ import math
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import abort, request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 from werkzeug.datastructures import MultiDict
 
 from services.search import conferences
@@ -206,3 +207,28 @@ def _with_papers(slugs: Collection[str]) -> None:
                           for slug in missing)
         raise InvalidRequest("conference", f"no papers from {named} here; the venues with papers are "
                                            + ", ".join(c.slug for c in venues_with_papers()))
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class ReindexOptions(BaseModel):
+    """The admin API's reindex body; every key is optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    from_sources: StrictBool = Field(False, description="Re-read every recorded source (after a change to how "
+                                                        "records are normalised) instead of copying the stored papers.")
+
+
+def json_body(model: type[M]) -> M:
+    """The request's JSON body as ``model`` (no body: the model's defaults); anything else is a 400
+    naming the first key that does not fit, a key the model lacks included."""
+    body = request.get_json(silent=True) if request.data else {}
+    if not isinstance(body, dict):
+        raise InvalidRequest("body", f"expected a JSON object with the keys {', '.join(model.model_fields)}")
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InvalidRequest(".".join(str(part) for part in first["loc"]) or "body", first["msg"]) from None

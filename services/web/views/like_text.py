@@ -19,6 +19,7 @@ from services.search.limits import MAX_SHARED_URL, MAX_SIMILAR_TEXT
 
 from .. import extensions
 from ..policy import policy
+from ..render import openapi as doc
 from ..render.answers import results_json
 from ..urls import similar_url
 from .inputs import similar_request, similar_text, venues_with_papers
@@ -28,6 +29,8 @@ bp = Blueprint("like_text", __name__)
 
 @bp.post("/api/v1/similar")
 @policy(cors=True)
+@doc.operation("similarToText", "Papers like this text (nearest by embedding), with the search filters and facets",
+               answer="SearchResponse", body=doc.SIMILAR_BODY, errors=[413])
 def api():
     body = request.get_json(silent=True)
     if not isinstance(body, dict):

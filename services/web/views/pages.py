@@ -17,7 +17,7 @@ from .. import extensions
 from ..http.headers import left_out as left_out_of
 from ..policy import policy
 from ..render import trends as trends_render
-from ..render.openapi import openapi_document
+from ..render.openapi import openapi_document, undocumented
 from ..urls import public_url, url_with
 from .inputs import asks_other_page, one_venue_year, page_request, paper_or_404, search_request
 
@@ -158,6 +158,7 @@ def topics_index():
 
 @bp.get("/api/docs")
 @policy(edge=True)
+@undocumented("the document's page for people")
 def api_docs():
     return render_template("api_docs.html", doc=openapi_document(), api_examples=API_EXAMPLES,
                            public_url=public_url())

@@ -13,6 +13,7 @@ from .. import extensions
 from ..http.headers import attachment
 from ..policy import policy
 from ..render import answers
+from ..render import openapi as doc
 from ..render.exports import STATS_FORMATS, trends_csv
 from .inputs import one_of, search_request
 
@@ -21,6 +22,9 @@ bp = Blueprint("stats", __name__, url_prefix="/api/v1")
 
 @bp.get("/stats")
 @policy(edge=True, whole_answer=True, cors=True)  # kept whole as JSON; a CSV is rendered each time
+@doc.operation("stats", "Papers per year, conference and topic of a search's result set",
+               params=[*doc.FILTER_PARAMS, doc.format_param(STATS_FORMATS)],
+               answer={"application/json": doc.json_of("Stats"), "text/csv": doc.TEXT})
 def stats():
     fmt = one_of("format", STATS_FORMATS, "json", blank_is_default=True)
     req = search_request(api=True)
@@ -32,6 +36,10 @@ def stats():
 
 @bp.get("/venues/<slug>/<int:year>")
 @policy(edge=True, whole_answer=True, cors=True)
+@doc.operation("venue", "Venue statistics of a conference-year: records by status, the acceptance rate and its "
+               "definition, what the source lacks, review scores by decision, where a review score lands "
+               "(score_bins, score_values) and who publishes there (institutions)",
+               answer="Venue", params=doc.VENUE_PATH, errors=[404])
 def venue(slug: str, year: int):
     if not MIN_YEAR <= year <= MAX_YEAR:
         raise InvalidRequest("year", f"must be between {MIN_YEAR} and {MAX_YEAR}")

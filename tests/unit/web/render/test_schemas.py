@@ -8,13 +8,14 @@ import re
 
 import pydantic
 import pytest
+from fake_reads import fake_app
 
 from services.web.render import schemas
 from services.web.render.openapi import components, openapi_document
 
 
 def test_every_model_is_a_component_and_every_reference_resolves():
-    document = openapi_document()
+    document = openapi_document(fake_app())
     names = set(document["components"]["schemas"])
     assert {model.__name__ for model in schemas.COMPONENTS} <= names
     referenced = set(re.findall(r"#/components/schemas/(\w+)", json.dumps(document)))

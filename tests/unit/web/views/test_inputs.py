@@ -82,3 +82,23 @@ def test_a_browse_pages_own_venue_is_its_views_to_judge(fake_reads):
     client = fake_app(fake_reads).test_client()
     assert client.get("/conferences/icra").status_code == 404  # the view's own answer, not the filter's 400
     assert client.get("/conferences/iclr").status_code == 200
+
+
+@pytest.mark.parametrize(("data", "from_sources"), [
+    (None, False), ('{}', False), ('{"from_sources": true}', True), ('{"from_sources": false}', False)])
+def test_the_admin_body_is_read_through_its_model(app, data, from_sources):
+    with app.test_request_context("/api/v1/admin/reindex", method="POST", data=data,
+                                  content_type="application/json"):
+        assert inputs.json_body(inputs.ReindexOptions).from_sources is from_sources
+
+
+@pytest.mark.parametrize(("data", "param"), [
+    ('{"from_sources": "yes"}', "from_sources"),   # no coercion: true or false only
+    ('{"from_sources": 1}', "from_sources"),
+    ('{"from_source": true}', "from_source"),      # a misspelt key is named, never ignored
+    ('[true]', "body"), ('not json', "body")])
+def test_a_bad_admin_body_is_a_400_that_names_the_key(app, data, param):
+    with app.test_request_context("/api/v1/admin/reindex", method="POST", data=data,
+                                  content_type="application/json"), pytest.raises(InvalidRequest) as caught:
+        inputs.json_body(inputs.ReindexOptions)
+    assert caught.value.parameter == param

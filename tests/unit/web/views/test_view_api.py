@@ -123,7 +123,7 @@ def test_bad_parameters_are_400_in_the_error_envelope_before_any_search(fake_cli
 
 
 def test_the_served_document_is_the_generated_one(fake_client):
-    assert fake_client.get("/api/v1/openapi.json").get_json() == openapi_document()
+    assert fake_client.get("/api/v1/openapi.json").get_json() == openapi_document(fake_client.application)
 
 
 def test_a_too_long_query_is_a_400_that_points_to_papers_like_a_text(fake_client):

@@ -1,0 +1,94 @@
+"""The OpenAPI document is generated from the operations the views declare: every route under
+/api/ is in it with its methods and path parameters, or says why not (@undocumented)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fake_reads import fake_app
+from flask import Flask
+
+from services.web.render.openapi import openapi_document, openapi_path, operation, operations, undocumented
+
+IGNORED_METHODS = {"HEAD", "OPTIONS"}
+
+
+@pytest.fixture(scope="module")
+def app():
+    return fake_app()
+
+
+def _api_routes(app) -> set[tuple[str, str]]:
+    return {(openapi_path(rule.rule), method.lower())
+            for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")
+            and not getattr(app.view_functions[rule.endpoint], "undocumented", None)
+            for method in rule.methods - IGNORED_METHODS}
+
+
+def test_the_document_has_every_api_route_and_method_and_nothing_else(app):
+    paths = openapi_document(app)["paths"]
+    documented = {(path, method) for path, item in paths.items() for method in item}
+    assert documented == _api_routes(app)
+    assert {("/api/v1/admin/reindex", "get"), ("/api/v1/admin/tasks/{task_id}", "get"),
+            ("/api/v1/admin/reindex", "post")} <= documented
+
+
+def test_only_the_document_and_its_page_are_left_out(app):
+    left_out = {rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")
+                and getattr(app.view_functions[rule.endpoint], "undocumented", None)}
+    assert left_out == {"/api/v1/openapi.json", "/api/docs"}
+
+
+def test_path_parameters_are_the_routes_own(app):
+    for path, item in openapi_document(app)["paths"].items():
+        for method, op in item.items():
+            declared = {p["name"] for p in op.get("parameters", ()) if p["in"] == "path"}
+            assert declared == set(re.findall(r"\{(\w+)\}", path)), (method, path)
+
+
+def test_operation_ids_are_unique(app):
+    ids = [op["operationId"] for item in openapi_document(app)["paths"].values() for op in item.values()]
+    assert len(ids) == len(set(ids))
+
+
+def test_an_api_route_without_a_declaration_is_an_error():
+    bare = Flask(__name__)
+
+    @bare.get("/api/v1/thing/<int:n>")
+    def thing(n):
+        return {}
+
+    with pytest.raises(LookupError, match=r"/api/v1/thing/<int:n> \(thing\) declares no @operation"):
+        list(operations(bare))
+
+    declared = Flask(__name__)
+
+    @declared.get("/api/v1/thing/<int:n>")
+    @operation("thing", "A thing", answer="Error", params=[{"name": "n", "in": "path", "required": True}])
+    def thing2(n):
+        return {}
+
+    @declared.get("/api/v1/doc")
+    @undocumented("a test's page")
+    def page():
+        return ""
+
+    @declared.get("/elsewhere")
+    def other():
+        return ""
+
+    assert [(path, method, op.id) for path, method, op in operations(declared)] == [
+        ("/api/v1/thing/{n}", "get", "thing")]
+
+
+def test_flask_rules_become_openapi_paths():
+    assert openapi_path("/api/v1/venues/<slug>/<int:year>") == "/api/v1/venues/{slug}/{year}"
+    assert openapi_path("/api/v1/papers/<paper_id>/similar") == "/api/v1/papers/{paper_id}/similar"
+
+
+def test_the_admin_body_is_its_model(app):
+    body = openapi_document(app)["paths"]["/api/v1/admin/reindex"]["post"]["requestBody"]
+    schema = body["content"]["application/json"]["schema"]
+    assert body["required"] is False  # no body: the defaults
+    assert schema["additionalProperties"] is False and schema["properties"]["from_sources"]["type"] == "boolean"
