@@ -36,7 +36,10 @@ from services.search.stats import (TIERS, Coverage, Institution, Institutions, K
                                    YearCount, YearCoverage, venue_year)
 from services.settings import load_settings
 
-CLOSED = "127.0.0.1:1"  # nothing listens on port 1
+CLOSED = "127.0.0.1:1"  # nothing listens on port 1 (and the unit tier's --disable-socket refuses any address)
+# Redis behind a unix socket that does not exist: down as a crashed Redis is (a refused connection, an
+# OSError), without the network, which the unit tier cannot reach (pytest-socket, deploy/test).
+NO_REDIS = "unix:///nonexistent/paperlist-test-redis.sock?db=15"
 
 
 def _paper(n: int, title: str, conference: str, year: int, *, abstract: str = "", topics: tuple[str, ...] = (),
@@ -248,7 +251,7 @@ def _scores(conference: str, papers: list[Paper]) -> ScoreHistogram:
 
 def fake_settings(**overrides: str):
     """Settings whose backing services are all unreachable: the fake answers, nothing else could."""
-    values = {"ES_URL": f"http://{CLOSED}", "REDIS_URL": f"redis://{CLOSED}/15", "PAPERLIST_INDEX": "test-fake",
+    values = {"ES_URL": f"http://{CLOSED}", "REDIS_URL": NO_REDIS, "PAPERLIST_INDEX": "test-fake",
               "PAPERLIST_CACHE": "false", "PAPERLIST_RATE_LIMIT_ENABLED": "false",
               "PAPERLIST_PUBLIC_URL": "https://papers.example.org", "PAPERLIST_ADMIN_TOKEN": "test-token"}
     values.update(overrides)

@@ -36,10 +36,10 @@ from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-# Parts of the sample, to keep each scenario within minutes on a busy machine:
-# ~1.5k papers for the kill scenarios, ~500 for the slow read-only one.
-MEDIUM = [SAMPLE / name for name in ("cvpr", "iclr", "icra", "iros", "nips", "icml")]
-SUBSET = MEDIUM[:2]
+# Parts of the sample, to keep each scenario within minutes on a busy machine (the sample has
+# grown; these stay this size): ~1.4k papers for the kill scenarios, ~670 for the slow read-only one.
+MEDIUM = [SAMPLE / name for name in ("iclr", "icra", "iros")]
+SUBSET = MEDIUM[1:]
 BASELINE = SAMPLE / "automl"
 
 

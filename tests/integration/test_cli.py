@@ -89,7 +89,7 @@ def _held_batches(redis_client, run) -> set[str]:
 @pytest.mark.slow
 def test_ingest_survives_worker_killed_twice(settings, celery_app, es, redis_client, worker, alias, tmp_path):
     """Each kill lands while the worker provably holds unfinished batches; they are re-sent, ids exact."""
-    sources = [str(SAMPLE)]
+    sources = [str(SAMPLE / name) for name in ("cvpr", "iclr", "icra", "iros")]  # ~2.1k papers, 43 batches
     expected = {paper.paper_id for paper in CorpusReader(sources)}
     job = Ingest(settings, celery_app, es, redis_client, alias=alias, rejects_dir=tmp_path, batch_size=50,
                  stall_seconds=5)

@@ -109,6 +109,7 @@ def test_an_export_of_1000_papers_parses_with_unique_keys_and_catalogue_booktitl
             assert entry["booktitle"] == bibtex.escape(venue.proceedings(paper.year)), paper.paper_id
 
 
+@pytest.mark.bibtex
 @pytest.mark.skipif(shutil.which("bibtex") is None, reason="no bibtex (Debian's texlive-binaries) on this machine")
 def test_a_real_bibtex_run_reads_every_entry_without_a_warning(export, tmp_path):
     papers, text = export

@@ -107,11 +107,13 @@ def _config(compose: list[str], *args: str, **env: str) -> subprocess.CompletedP
     return _run([*compose, "--env-file", os.devnull, "config", *args], _clean_env(**env))
 
 
+@pytest.mark.compose
 def test_compose_config_is_valid(compose: list[str]) -> None:
     result = _config(compose, "-q")
     assert result.returncode == 0, f"docker compose config failed:\n{result.stderr}{result.stdout}"
 
 
+@pytest.mark.compose
 def test_compose_config_interpolates_the_environment(compose: list[str]) -> None:
     default = _config(compose, "--format", "json")
     assert default.returncode == 0, default.stderr
@@ -137,6 +139,7 @@ def test_compose_config_interpolates_the_environment(compose: list[str]) -> None
     assert services["redis"]["environment"]["REDIS_PASSWORD"] == "redis-secret"
 
 
+@pytest.mark.compose
 def test_compose_config_requires_the_passwords(compose: list[str]) -> None:
     result = _run([*compose, "--env-file", os.devnull, "config", "-q"], _clean_env(ELASTIC_PASSWORD=""))
     assert result.returncode != 0 and "ELASTIC_PASSWORD" in result.stderr

@@ -87,6 +87,7 @@ def test_cli_without_papers_fails_with_a_line(tmp_path):
     assert result.exit_code != 0 and "Traceback" not in result.output
 
 
+@pytest.mark.slow  # ~30 s of training; CI runs it (deploy/test), `-m "not slow"` skips it
 def test_the_whole_sample_trains_a_model_that_places_papers_near_their_half_abstracts(tmp_path):
     """The shipped model's recipe on all of data/sample (issue 21: ≤ 30 s; asserted only with
     PAPERLIST_STRICT_TIMING=1, on a quiet machine). Every stage reports its time."""

@@ -281,6 +281,8 @@ def http_dir(tmp_path, monkeypatch):
         thread.join(timeout=5)
 
 
+# The unit tier reaches no server (--disable-socket, deploy/test) but these tests' own, on loopback.
+@pytest.mark.allow_hosts(["127.0.0.1"])
 class TestLoadUrl:
     def test_plain_json_url(self, http_dir):
         root, base = http_dir
