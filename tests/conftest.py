@@ -206,14 +206,19 @@ def ingest(settings, celery_app, es, redis_client, worker, tmp_path):
 
 
 @pytest.fixture(scope="session")
-def sample_alias(settings, celery_app, es, redis_client, worker, tmp_path_factory):
-    """The bundled sample corpus, ingested once through the worker for read-only tests."""
+def sample_ingest(settings, celery_app, es, redis_client, worker, tmp_path_factory):
+    """``(alias, summary)``: the bundled sample corpus, ingested once through the worker for read-only tests."""
     name = f"test-sample-{uuid.uuid4().hex[:8]}"
     summary = run_ingest(settings, celery_app, es, redis_client, [SAMPLE], name,
                          rejects_dir=tmp_path_factory.mktemp("rejects"))
     assert summary.indexed > 4000, summary
-    yield name
+    yield name, summary
     drop_alias(es, name)
+
+
+@pytest.fixture(scope="session")
+def sample_alias(sample_ingest) -> str:
+    return sample_ingest[0]
 
 
 @pytest.fixture(scope="session")
@@ -294,6 +299,26 @@ def corpus_dir() -> Path | None:
     """The full shared corpus, when this checkout sits next to it."""
     path = load_settings().corpus_dir
     return path if path.is_dir() else None
+
+
+# The full-corpus conference-years the slow checks read (tests/integration/test_venues.py, test_review_data.py).
+FULL_YEARS = {"iclr": range(2018, 2026), "nips": range(2021, 2025)}
+
+
+@pytest.fixture(scope="session")
+def full_years(settings, celery_app, es, redis_client, worker, tmp_path_factory):
+    """``(alias, files, summary)``: ICLR 2018-2025 and NeurIPS 2021-2024 of the full corpus (~44k papers),
+    ingested once for every slow test that reads them; skipped without the corpus."""
+    corpus = corpus_dir()
+    if corpus is None:
+        pytest.skip("the full corpus (PAPERLIST_CORPUS) is not next to this checkout")
+    files = [next(corpus.glob(f"{folder}/{folder}{year}.json*")) for folder, years in FULL_YEARS.items()
+             for year in years]
+    alias = f"test-full-{uuid.uuid4().hex[:8]}"
+    summary = run_ingest(settings, celery_app, es, redis_client, files, alias,
+                         rejects_dir=tmp_path_factory.mktemp("full-rejects"))
+    yield alias, files, summary
+    drop_alias(es, alias)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-import uuid
 from collections import Counter
 
 import pytest
 
-from conftest import SAMPLE, corpus_dir, drop_alias, run_ingest, source_records
+from conftest import FULL_YEARS, SAMPLE, source_records
 from services.search.catalogue import catalogue
 from services.search.request import parse_request
 from services.search.service import PaperSearch
@@ -112,21 +111,11 @@ def test_acceptance_rates_count_withdrawn_and_desk_rejected_papers(service, samp
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
-def test_iclr_2018_2025_and_neurips_2021_2024_rates_within_a_point_of_the_full_corpus(
-        settings, celery_app, es, redis_client, worker, tmp_path):
-    corpus = corpus_dir()
-    if corpus is None:
-        pytest.skip("the full corpus (PAPERLIST_CORPUS) is not next to this checkout")
-    files = [next(corpus.glob(f"{folder}/{folder}{year}.json*"))
-             for folder, years in (("iclr", range(2018, 2026)), ("nips", range(2021, 2025))) for year in years]
-    alias = f"test-rates-{uuid.uuid4().hex[:8]}"
-    try:
-        run_ingest(settings, celery_app, es, redis_client, files, alias, rejects_dir=tmp_path)
-        checked = _rates_match(PaperSearch(es, alias), source_records(files),
-                               {"iclr": range(2018, 2026), "neurips": range(2021, 2025)})
-        assert checked >= 10  # ICLR 2024 and NeurIPS 2024 list no rejections: no rate, rightly
-    finally:
-        drop_alias(es, alias)
+def test_iclr_2018_2025_and_neurips_2021_2024_rates_within_a_point_of_the_full_corpus(es, full_years):
+    alias, files, _ = full_years
+    checked = _rates_match(PaperSearch(es, alias), source_records(files),
+                           {"iclr": FULL_YEARS["iclr"], "neurips": FULL_YEARS["nips"]})
+    assert checked >= 10  # ICLR 2024 and NeurIPS 2024 list no rejections: no rate, rightly
 
 
 # --- what the source lacks, ratings, affiliations ---------------------------------------------
