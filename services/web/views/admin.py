@@ -42,7 +42,7 @@ def authenticate():
 @bp.post("/reindex")
 @policy(**ADMIN)
 @doc.operation("startReindex", "Start a zero-downtime rebuild", secured=True, body=ReindexOptions,
-               answer="ReindexQueued", status=202, errors=[401, 409])
+               answer="ReindexQueued", status=202, errors=[401, 404, 409, 413])
 def start_reindex():
     from_sources = json_body(ReindexOptions).from_sources
     settings = extensions.settings()
@@ -64,7 +64,7 @@ def start_reindex():
 @bp.get("/reindex")
 @policy(**ADMIN)
 @doc.operation("reindexProgress", "The current or last rebuild: its phase and progress", secured=True,
-               answer="ReindexProgress", errors=[401])
+               answer="ReindexProgress", errors=[401, 404])
 def reindex_state():
     settings = extensions.settings()
     try:
@@ -79,7 +79,7 @@ def reindex_state():
 @bp.get("/tasks/<task_id>")
 @policy(**ADMIN)
 @doc.operation("adminTask", "A task the admin API started (a status_url): its state, and its result once ready",
-               secured=True, answer="TaskState", params=[doc.TASK_ID], errors=[401])
+               secured=True, answer="TaskState", params=[doc.TASK_ID], errors=[401, 404])
 def task(task_id: str):
     with extensions.redis().guarded():
         result = extensions.celery().AsyncResult(task_id[:64])
