@@ -22,6 +22,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 @bp.get("")
 @bp.get("/")
 @policy(max_age=3600, cors=True)
+@doc.undocumented("a redirect to the document's page")
 def root():
     """``/api/v1`` itself: its description for people (302: a JSON index of the routes may live here)."""
     return redirect(url_for("pages.api_docs"), code=302)

@@ -167,6 +167,7 @@ def api_docs():
 @bp.get("/api")
 @bp.get("/api/")
 @policy(max_age=3600)
+@undocumented("a redirect to the document's page")
 def api_root():
     """Where people try the API first: its description for people (302: an index of versions may live here)."""
     return redirect(url_for("pages.api_docs"), code=302)
