@@ -24,8 +24,9 @@ from services.ops.nginx import NJS_MODULE, TEMPLATES
 from services.web.http.canonical import canonical_query
 
 NGINX = shutil.which("nginx", path="/usr/sbin:/usr/bin")
-pytestmark = pytest.mark.skipif(not NGINX or not NJS_MODULE.is_file(),
-                                reason="Debian's nginx and libnginx-mod-http-js are not installed")
+pytestmark = [pytest.mark.skipif(not NGINX or not NJS_MODULE.is_file(),
+                                 reason="Debian's nginx and libnginx-mod-http-js are not installed"),
+              pytest.mark.allow_hosts(["127.0.0.1"])]  # its own nginx on loopback (the unit tier reaches no other)
 
 CONFIG = """
 load_module {module};
