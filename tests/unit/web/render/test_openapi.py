@@ -92,3 +92,13 @@ def test_the_admin_body_is_its_model(app):
     schema = body["content"]["application/json"]["schema"]
     assert body["required"] is False  # no body: the defaults
     assert schema["additionalProperties"] is False and schema["properties"]["from_sources"]["type"] == "boolean"
+
+
+def test_export_documents_a_reading_lists_ids_with_the_pattern_the_view_validates(app, fake_client):
+    params = {p["name"]: p for p in openapi_document(app)["paths"]["/api/v1/export"]["get"]["parameters"]}
+    pattern = re.compile(params["ids"]["schema"]["pattern"])
+    assert params["ids"]["in"] == "query" and "format" in params and "q" in params
+    for ids in ("iclr-2018-p1,cvpr-2016-p3", " a , b ,", "<script>", "x" * 101):
+        documented = bool(pattern.search(ids))
+        answered = fake_client.get("/api/v1/export", query_string={"ids": ids, "format": "json"}).status_code
+        assert (answered == 200) == documented, (ids, answered)
