@@ -138,7 +138,7 @@ SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DEN
 def _route_samples(client) -> dict[str, object]:
     hit = client.get("/api/v1/search?q=graph").get_json()["hits"][0]
     return {"paper_id": hit["id"], "slug": hit["conference"], "year": hit["year"], "name": hit["authors"][0],
-            "filename": "style.css", "task_id": "x"}
+            "filename": "style.css", "task_id": "x", "status": 414}
 
 
 def test_security_headers_on_every_route(app, client):
