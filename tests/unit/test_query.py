@@ -156,10 +156,17 @@ class TestFacetFilters:
         assert "selected" not in aggs["topic"]["aggs"]
 
     @pytest.mark.parametrize("facet, field", [(f.name, f.field) for f in FACETS
-                                              if f.name not in ("year", "has_code", "rating")])
+                                              if f.name not in ("year", "has_code", "rating", "author")])
     def test_facet_filter_fields(self, facet, field):
         assert FACETS[facet].filter(("a", "b")) == {"terms": {field: ["a", "b"]}}
         assert FACETS[facet].filter(()) == (HIDE if facet == "status" else None)
+
+    def test_an_author_is_selected_by_the_key_of_the_name(self):
+        """Counted by the names as written; selected case and accents aside (one author page, one filter)."""
+        author = FACETS["author"]
+        assert author.filter(("Rémi Munos", "Remi Munos", "Yoshua Bengio")) == {
+            "terms": {"author_keys": ["remi munos", "yoshua bengio"]}}
+        assert author.aggregation(("Rémi Munos",))["values"] == {"terms": {"field": "author_names.raw", "size": 15}}
 
     def test_rating_facet_filters_a_point_or_an_inclusive_range(self):
         rating = FACETS["rating"]

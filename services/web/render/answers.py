@@ -56,6 +56,9 @@ def _summary(paper: Paper) -> Json:
         "affiliations": paper.affiliations,
         "affiliations_aligned": paper.affiliations_aligned,
         "rating_avg": paper.rating_avg,
+        "names": paper.known_as,
+        "introduced": paper.introduced,
+        "mentions": paper.mentions,
     }
 
 

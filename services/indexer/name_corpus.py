@@ -1,0 +1,298 @@
+"""What the corpus says of a paper's names: the names other papers give it, the names it introduced, and how
+many later papers here mention them.
+
+A paper's own record names it (:mod:`.naming`), but often not by the name people type: the
+MAML paper never writes "MAML"; later abstracts do ("model-agnostic meta-learning (MAML)"),
+and so do hundreds of papers that merely use it. This pass reads every paper of the index
+once and decides, from the corpus alone:
+
+* **names others give a paper.** A long form that other abstracts define ("Long Form (SHORT)",
+  :mod:`.acronyms`) and that an earlier title begins with or is named by ("model-agnostic
+  meta-learning" and "Model-Agnostic Meta-Learning for Fast Adaptation of Deep Networks") gives
+  that title's paper the short name and the long form: the earliest such paper, when it precedes
+  the first definition by at most :data:`MAX_GAP` years, few other titles of its year begin so,
+  and the short name was new then (:func:`novel`). A field's term is in titles' middles and ends
+  ("... for Grammatical Error Correction") and was in use before: it names no paper.
+* **who introduced a name.** Of the papers bearing a name, the earliest, when the name was new then
+  (:func:`novel`: few papers before it mention it, against the many after). "Dropout" is the
+  JMLR paper's; a title's "Attention: ..." is not a name anybody introduced in that year.
+* **mentions.** For each paper, how many later papers here mention a name it introduced (the most
+  mentioned one): a citation count of the corpus's own, for ranking (:mod:`services.search.prominence`)
+  and for the paper page where citations are unknown.
+
+Pure: :func:`corpus_names` takes every paper's year, title, abstract and own names and returns
+what changes; :mod:`.name_pass` reads and writes the index.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from services.search.paper_names import finish_key, fold, name_key, name_like, raw_key, title_name
+
+from .acronyms import definitions
+
+MAX_GAP = 3             # years between a paper and the first definition of its name that still tie them
+NOVEL_FLOOR = 3         # a name is new in a year when at most this many earlier papers mention it; a coined
+NOVEL_SHARE = 0.05      # word also when at most this share of the later ones (arXiv versions predate their
+NOVEL_MAX = 40          # venue), never more than this many, and the papers before mention it at a tenth of
+NOVEL_RATE = 0.1        # the rate of the papers after, at most (the corpus grew tenfold since 2015)
+TIE_EARLIER = 3         # a name others give a paper: at most this many earlier papers wrote it
+WITNESS_YEARS = 3       # a name's birth is told only where the corpus holds, in these years before it,
+WITNESS_PAPERS = 3000   # at least this many papers (1987-2005 hold too few: "RL" was not born in 1990)
+MAX_NAMES = 8           # names kept per paper (own first)
+MIN_LONG_WORDS = 2      # a long form of one word ("Transformer (TF)") ties nothing
+_STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
+                   "at", "as", "is", "are", "or", "its", "their"))
+_NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
+_TITLE_WORD = re.compile(r"[a-z0-9]+")
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What the pass reads of one paper."""
+
+    paper_id: str
+    year: int
+    title: str
+    abstract: str
+    own: tuple[str, ...] = ()  # the record's own names (naming.own_names)
+
+
+@dataclass
+class Named:
+    """What the corpus says of one paper."""
+
+    names: list[str] = field(default_factory=list)       # own names, then the names others give it
+    introduced: list[str] = field(default_factory=list)  # of those, the ones it introduced
+    mentions: int | None = None                          # later papers mentioning one of those (the most)
+
+
+def novel(earlier: int, later: int, papers_before: int, papers_after: int) -> bool:
+    """Whether a name mentioned by ``earlier`` of the ``papers_before`` a year and by ``later`` of the
+    ``papers_after`` it was new that year ("Dropout" in 2014; not "video" in 2012, nor "importance
+    sampling" in 2007, however many more papers mention them since)."""
+    if earlier > min(NOVEL_MAX, max(NOVEL_FLOOR, NOVEL_SHARE * later)):
+        return False
+    if not earlier:
+        return True
+    return earlier * max(papers_after, 1) <= NOVEL_RATE * later * max(papers_before, 1)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _title_words(title: str) -> tuple[str, ...]:
+    return tuple(_singular(w) for w in _TITLE_WORD.findall(fold(title).replace("-", " ")))
+
+
+class _Texts:
+    """Every paper's text as word keys, and which names each mentions."""
+
+    def __init__(self, entries: Sequence[Entry]):
+        self.entries = entries
+        self.words = [_NOT_WORD.sub("", _fold_text(f"{e.title} {e.abstract}")).split() for e in entries]
+
+    def mentions(self, keys: Iterable[str]) -> dict[str, list[int]]:
+        """For each key, the sorted years of the papers whose title or abstract holds it (once a paper)."""
+        singles: dict[str, str] = {}
+        phrases: dict[str, str] = {}  # a phrase's words joined, singular or plural -> its key
+        firsts: set[str] = set()
+        prefixes: set[str] = set()
+        for key, parts in _phrases(keys):
+            table = singles if len(parts) == 1 else phrases
+            table[key] = table[key + "s"] = key
+            if len(parts) > 1:
+                firsts.add(parts[0])
+                prefixes.update("".join(parts[:n]) for n in range(1, len(parts)))
+        single_words = set(singles)
+        years: dict[str, list[int]] = defaultdict(list)
+        for entry, words in zip(self.entries, self.words):
+            found = {singles[w] for w in single_words.intersection(words)}
+            for j in [j for j, w in enumerate(words) if w in firsts]:
+                joined = words[j]
+                for w in words[j + 1:j + 8]:
+                    joined += w
+                    hit = phrases.get(joined)
+                    if hit:
+                        found.add(hit)
+                    if joined not in prefixes:
+                        break
+            for key in found:
+                years[key].append(entry.year)
+        for ys in years.values():
+            ys.sort()
+        return years
+
+
+def _fold_text(text: str) -> str:
+    """:func:`fold` for whole abstracts: the combining marks of NFKD removed by one pattern."""
+    if text.isascii():
+        return text.casefold()
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold()
+
+
+_PHRASE_CACHE: dict[str, list[str]] = {}
+
+
+def _phrases(keys: Iterable[str]) -> Iterable[tuple[str, list[str]]]:
+    """Each key with the word keys it is written with (one word: the key itself)."""
+    for key in keys:
+        yield key, _PHRASE_CACHE.get(key, [key])
+
+
+def _remember(name: str) -> str:
+    """The key of ``name``, remembering its words so that texts can be searched for it as a phrase."""
+    key = name_key(name)
+    if key and " " in name.strip():
+        parts = [p for p in (raw_key(w) for w in name.split()) if p]
+        if len(parts) > 1 and finish_key("".join(parts)) == key:
+            _PHRASE_CACHE[key] = parts
+    return key
+
+
+def corpus_names(entries: Sequence[Entry]) -> list[Named]:
+    """What the corpus says of each entry's names (same order). See the module docstring."""
+    _PHRASE_CACHE.clear()
+    bearers: dict[str, list[int]] = defaultdict(list)
+    for i, entry in enumerate(entries):
+        for name in entry.own:
+            key = _remember(name)
+            if key:
+                bearers[key].append(i)
+    ties, long_of = _ties(entries, bearers)
+    longs = {short: _remember(long) for short, long in long_of.items()}
+    mentioned = _Texts(entries).mentions({*bearers, *longs.values(),
+                                          *(name_key(n) for names in ties.values() for n, _ in names)})
+    years = _Years(entries)
+    out = [Named(names=list(e.own)) for e in entries]
+    for i, names in ties.items():
+        if not years.witness(entries[i].year):
+            continue
+        earlier = {short: _earlier(mentioned, names, short, entries[i].year) for _, short in names}
+        kept = [name for name, short in names if earlier[short] <= TIE_EARLIER]
+        for name in kept:
+            key = _remember(name)
+            if key and i not in bearers[key]:
+                bearers[key].append(i)
+        out[i].names = _distinct(out[i].names + kept)[:MAX_NAMES]
+    for key, who in bearers.items():
+        first = min(entries[i].year for i in who)
+        firsts = [i for i in who if entries[i].year == first]
+        if not years.witness(first) or len({_title_words(entries[i].title) for i in firsts}) > 1:
+            continue  # too early to tell, or several papers bore it first: nobody's to introduce
+        seen = mentioned.get(key, [])
+        earlier, later = bisect_left(seen, first), len(seen) - bisect_right(seen, first)
+        shown = {i: next((n for n in out[i].names if name_key(n) == key), None) for i in firsts}
+        if earlier > NOVEL_FLOOR and not (
+                any(n and name_like(n) for n in shown.values())
+                and novel(earlier, later, years.before(first), years.after(first))
+                and bisect_left(mentioned.get(longs.get(key, ""), []), first) <= NOVEL_FLOOR):
+            # A phrase of words used before is a field's ("contrastive learning" in 2020), and so is
+            # a coined word whose long form was ("CNN": "convolutional neural networks" in 2014);
+            # a coined word mentioned a little before its venue's year may be new ("BERT", on arXiv).
+            continue
+        for i, name in shown.items():
+            if name:
+                out[i].introduced.append(name)
+                out[i].mentions = max(out[i].mentions or 0, later)
+    return out
+
+
+def _earlier(mentioned: dict[str, list[int]], names: list[tuple[str, str]], short: str, year: int) -> int:
+    """Papers before ``year`` that wrote ``short`` or one of its long forms (the most of them)."""
+    keys = [name_key(name) for name, of in names if of == short]
+    return max((bisect_left(mentioned.get(key, []), year) for key in keys), default=0)
+
+
+class _Years:
+    """How many papers the corpus holds before and after a year."""
+
+    def __init__(self, entries: Sequence[Entry]):
+        self.sorted = sorted(e.year for e in entries)
+
+    def before(self, year: int) -> int:
+        return bisect_left(self.sorted, year)
+
+    def after(self, year: int) -> int:
+        return len(self.sorted) - bisect_right(self.sorted, year)
+
+    def witness(self, year: int) -> bool:
+        """Whether the years before ``year`` hold enough papers to tell that a name was new in it."""
+        return self.before(year) - self.before(year - WITNESS_YEARS) >= WITNESS_PAPERS
+
+
+def _distinct(names: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        key = name_key(name)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out
+
+
+def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
+          ) -> tuple[dict[int, list[tuple[str, str]]], dict[str, str]]:
+    """``{paper: [(name, its short name)]}``: short names and long forms that abstracts define, given to
+    the earliest paper whose title begins with the long form or is named by it (novelty is the caller's);
+    and each defined short name's commonest long form."""
+    first_defined: dict[tuple[str, tuple[str, ...]], int] = {}
+    shorts: dict[tuple[str, tuple[str, ...]], Counter] = defaultdict(Counter)
+    longs: dict[tuple[str, tuple[str, ...]], Counter] = defaultdict(Counter)
+    for entry in entries:
+        for found in definitions(entry.abstract) if entry.abstract else ():
+            words = _title_words(found.long)
+            if sum(w not in _STOP for w in words) < MIN_LONG_WORDS:
+                continue
+            pair = (name_key(found.short), words)
+            if not pair[0]:
+                continue
+            first_defined[pair] = min(first_defined.get(pair, entry.year), entry.year)
+            shorts[pair][_singular_short(found.short)] += 1
+            longs[pair][found.long] += 1
+    starting: dict[tuple[str, ...], list[int]] = defaultdict(list)  # a title's first 2-6 words, and its name
+    for i, entry in enumerate(entries):
+        words = _title_words(entry.title)
+        heads = {words[:n] for n in range(MIN_LONG_WORDS, min(len(words), 6) + 1)}
+        name = title_name(entry.title)
+        if name:
+            heads.add(_title_words(name))
+        for head in heads:
+            starting[head].append(i)
+    out: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    by_short: dict[str, Counter] = defaultdict(Counter)
+    for (short_key, _), forms in longs.items():
+        by_short[short_key].update(forms)
+    long_of = {short_key: forms.most_common(1)[0][0] for short_key, forms in by_short.items()}
+    for pair, defined in first_defined.items():
+        short_key, words = pair
+        holding = starting.get(words)
+        if not holding:
+            continue
+        first = min(entries[i].year for i in holding)
+        if first > defined or defined - first > MAX_GAP:
+            continue
+        if any(entries[i].year < first for i in bearers.get(short_key, ())):
+            continue  # someone named it before
+        chosen = [i for i in holding if entries[i].year == first]
+        if len({_title_words(entries[i].title) for i in chosen}) > 1:
+            continue  # two titles of that year begin so: a field's phrase, not one paper's name
+        short = shorts[pair].most_common(1)[0][0]
+        long = longs[pair].most_common(1)[0][0]
+        for i in chosen:
+            out[i] += [(short, short), (long, short)]
+    return out, long_of
+
+
+def _singular_short(short: str) -> str:
+    """ "GANs" -> "GAN", "ProtoNets" -> "ProtoNet": a name is shown singular."""
+    return short[:-1] if len(short) > 2 and short.endswith("s") and name_like(short[:-1]) else short

@@ -1,0 +1,171 @@
+"""The names a paper gives itself, read from its own record: the title's name, the names its abstract coins.
+
+A method's name is usually not in its title: the abstract coins it ("We present GraphSAGE,
+a general, inductive framework", "a new algorithm named WGAN", "the new framework, called
+DEtection TRansformer or DETR", "Our model, the Vector Quantised-Variational AutoEncoder
+(VQ-VAE)"). :func:`own_names` finds them with a few patterns of how abstracts introduce a
+name, and keeps only spans that look like names (a coined word, or a Title Case phrase),
+so "we propose a new method for training GANs" names nothing. An acronym the abstract defines
+counts when it shortens the paper's own title or a coined phrase ("called Trust Region Policy
+Optimization (TRPO)"), not when it shortens a field's term ("Graph Neural Networks (GNNs) are
+..." in a paper about GNNs). Names other papers give a paper are the corpus pass's
+(:mod:`.name_corpus`). The words of the patterns are data (``vocab/naming.toml``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from pathlib import Path
+
+from services.search.paper_names import name_key, name_like, title_name
+
+from .acronyms import definitions
+
+MAX_OWN_NAMES = 6
+MAX_SPAN_WORDS = 6
+VOCAB = Path(__file__).with_name("vocab") / "naming.toml"
+
+_ABBREVIATION = re.compile(r"^(?:e\.g|i\.e|et al|etc|vs|cf|[A-Z])\.$")
+_TOKEN = re.compile(r"[^\s]+")
+_EDGE_PUNCT = "\"'“”‘’`"
+
+
+@functools.cache
+def _vocab() -> dict[str, frozenset[str]]:
+    data = tomllib.loads(VOCAB.read_text(encoding="utf-8"))
+    vocab = {key: frozenset(w.lower() for w in words) for key, words in data.items()}
+    # The words a trigger ends with, as split from the text ("model," after "our").
+    vocab["triggers"] = (vocab["naming_words"] | vocab["naming_verbs"] | vocab["introducing_verbs"]
+                         | {f"{noun}," for noun in vocab["our_nouns"]})
+    return vocab
+
+
+def own_names(title: str, abstract: str) -> list[str]:
+    """The names the record gives its paper, in order: the title's name, then coined ones."""
+    names: list[str] = []
+    head = title_name(title)
+    if head:
+        names.append(head)
+    coined = coined_names(abstract) if abstract else []
+    names += coined
+    names += _own_acronyms(title, abstract, coined) if abstract else []
+    keys: set[str] = set()
+    out = []
+    for name in names:
+        key = name_key(name)
+        if key and key not in keys:
+            keys.add(key)
+            out.append(name)
+    return out[:MAX_OWN_NAMES]
+
+
+def coined_names(abstract: str) -> list[str]:
+    """Names the abstract introduces (see the module docstring), as written."""
+    words = abstract.split()
+    lowered = abstract.lower().split()
+    if len(words) != len(lowered):  # a lowercase that changed the words (never seen): no names
+        return []
+    vocab = _vocab()
+    out: list[str] = []
+    for i in [i for i, w in enumerate(lowered) if w in vocab["triggers"]]:
+        strong = _strength(lowered, i)
+        if strong is None:
+            continue
+        rest = words[i + 1:i + 1 + 3 * MAX_SPAN_WORDS]
+        for n, word in enumerate(rest):  # the sentence ends the name's words
+            if word.endswith((".", "!", "?")) and not _ABBREVIATION.match(word):
+                rest = rest[:n + 1]
+                break
+        rest_lowered = [w.strip(_EDGE_PUNCT + ",;:.()").lower() for w in rest]
+        out += _spans_after(rest, rest_lowered, 0, strong=strong)
+    return out
+
+
+def _strength(lowered: list[str], i: int) -> bool | None:
+    """How the trigger at word ``i`` introduces what follows: True after a naming word ("called",
+    "which we call", "our model,": the name comes next), False after an introducing verb ("we
+    propose": determiners and a few adjectives may come first), None when it is no trigger here."""
+    vocab = _vocab()
+    word = lowered[i]
+    before = lowered[i - 1] if i else ""
+    if word in vocab["naming_words"]:
+        return True
+    if word in vocab["naming_verbs"] and before == "we":
+        return True
+    if word in vocab["introducing_verbs"] and (
+            before in vocab["introducers"]
+            or (before in vocab["adverbs"] and i > 1 and lowered[i - 2] in vocab["introducers"])):
+        return False
+    if word.endswith(",") and word[:-1] in vocab["our_nouns"] and before == "our":
+        return True  # "Our model, the Vector Quantised-Variational AutoEncoder (VQ-VAE), ..."
+    return None
+
+
+def _spans_after(words: list[str], lowered: list[str], i: int, *, strong: bool) -> list[str]:
+    """The name (and an "or"-alternative) that starts at word ``i``, after the skippable words."""
+    vocab = _vocab()
+    while i < len(words) and lowered[i] in vocab["skippable"]:
+        i += 1
+    out = []
+    while i < len(words):
+        span, end = _span(words, lowered, i)
+        if not span or not _acceptable(span, words, end, strong):
+            break
+        out.append(" ".join(span))
+        if end < len(words) and lowered[end] == "or":  # "DEtection TRansformer or DETR"
+            i = end + 1
+            continue
+        break
+    return out
+
+
+def _span(words: list[str], lowered: list[str], i: int) -> tuple[list[str], int]:
+    """Capitalised or coined words from ``i`` (connectors only between them), up to punctuation."""
+    vocab = _vocab()
+    span: list[str] = []
+    while i < len(words) and len(span) < MAX_SPAN_WORDS:
+        raw = words[i].strip(_EDGE_PUNCT)
+        word = raw.rstrip(",;:.)")
+        if word.startswith("(") or not word:
+            break
+        capital = word[:1].isupper() or name_like(word)
+        if not capital and not (span and lowered[i] in vocab["connectors"] and i + 1 < len(words)
+                                and (words[i + 1][:1].isupper() or name_like(words[i + 1]))):
+            break
+        span.append(word)
+        i += 1
+        if raw != word or words[i - 1].endswith((",", ";", ":", ".", ")")):  # punctuation ends the name
+            break
+    while span and span[-1].lower() in vocab["connectors"]:
+        span.pop()
+        i -= 1
+    return span, i
+
+
+def _acceptable(span: list[str], words: list[str], end: int, strong: bool) -> bool:
+    """A coined word anywhere, or a Title Case phrase; a lone capitalised word only after a naming
+    word or before a comma or parenthesis ("We present Tacotron, an end-to-end ...")."""
+    vocab = _vocab()
+    if span[0].lower() in vocab["not_names"]:
+        return False
+    if any(name_like(w) for w in span):
+        return True
+    content = [w for w in span if w.lower() not in vocab["connectors"]]
+    if len(content) >= 2:
+        return True
+    followed = words[end - 1].endswith((",", ":")) or (end < len(words) and words[end].startswith("("))
+    return strong or followed
+
+
+def _own_acronyms(title: str, abstract: str, coined: list[str]) -> list[str]:
+    """Acronyms the abstract defines for the whole title, its name or a coined phrase ("called Trust
+    Region Policy Optimization (TRPO)"); not for a field's term that merely starts the title
+    ("Convolutional Neural Networks (CNNs)" in "Convolutional Neural Networks for ...")."""
+    found_all = definitions(abstract)
+    if not found_all:
+        return []
+    own = {name_key(title), name_key(title_name(title))} | {name_key(c) for c in coined}
+    own.discard("")
+    return [found.short for found in found_all if name_key(found.long) in own]
