@@ -33,6 +33,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import ahocorasick
+
 from services.search.paper_names import finish_key, fold, name_key, name_like, raw_key, title_name
 
 from .acronyms import definitions
@@ -42,6 +44,8 @@ NOVEL_FLOOR = 3         # a name is new in a year when at most this many earlier
 NOVEL_SHARE = 0.05      # word also when at most this share of the later ones (arXiv versions predate their
 NOVEL_MAX = 40          # venue), never more than this many, and the papers before mention it at a tenth of
 NOVEL_RATE = 0.1        # the rate of the papers after, at most (the corpus grew tenfold since 2015)
+ENGLISH_USES = 20       # a capitalised name ("PROMPT", "MAMBA") whose key this many texts write as a lowercase
+                        # word is English too: its mentions cannot be told from the word's, so it introduces nothing
 TIE_EARLIER = 3         # a name others give a paper: at most this many earlier papers wrote it
 WITNESS_YEARS = 3       # a name's birth is told only where the corpus holds, in these years before it,
 WITNESS_PAPERS = 3000   # at least this many papers (1987-2005 hold too few: "RL" was not born in 1990)
@@ -51,6 +55,7 @@ _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on
                    "at", "as", "is", "are", "or", "its", "their"))
 _NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
 _TITLE_WORD = re.compile(r"[a-z0-9]+")
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
@@ -94,42 +99,36 @@ def _title_words(title: str) -> tuple[str, ...]:
 
 
 class _Texts:
-    """Every paper's text as word keys, and which names each mentions."""
+    """Every paper's text as word keys, and which names each mentions (an Aho-Corasick automaton of
+    every name, ``pyahocorasick``: one pass of C over each text, whatever the number of names)."""
 
     def __init__(self, entries: Sequence[Entry]):
         self.entries = entries
-        self.words = [_NOT_WORD.sub("", _fold_text(f"{e.title} {e.abstract}")).split() for e in entries]
+        self.texts = [f" {' '.join(_NOT_WORD.sub('', _fold_text(f'{e.title} {e.abstract}')).split())} "
+                      for e in entries]
 
-    def mentions(self, keys: Iterable[str]) -> dict[str, list[int]]:
-        """For each key, the sorted years of the papers whose title or abstract holds it (once a paper)."""
-        singles: dict[str, str] = {}
-        phrases: dict[str, str] = {}  # a phrase's words joined, singular or plural -> its key
-        firsts: set[str] = set()
-        prefixes: set[str] = set()
+    def mentions(self, keys: Iterable[str], watched: set[str] = frozenset()
+                 ) -> tuple[dict[str, list[int]], dict[str, set[int]]]:
+        """For each key, the sorted years of the papers whose title or abstract holds it (once a paper);
+        and, for the ``watched`` keys, which papers those are."""
+        automaton = ahocorasick.Automaton()
         for key, parts in _phrases(keys):
-            table = singles if len(parts) == 1 else phrases
-            table[key] = table[key + "s"] = key
-            if len(parts) > 1:
-                firsts.add(parts[0])
-                prefixes.update("".join(parts[:n]) for n in range(1, len(parts)))
-        single_words = set(singles)
+            last = parts[-1][:-1] if finish_key(parts[-1]) != parts[-1] else parts[-1]  # its singular
+            for word in (last, last + "s"):
+                automaton.add_word(" " + " ".join([*parts[:-1], word]) + " ", key)
         years: dict[str, list[int]] = defaultdict(list)
-        for entry, words in zip(self.entries, self.words):
-            found = {singles[w] for w in single_words.intersection(words)}
-            for j in [j for j, w in enumerate(words) if w in firsts]:
-                joined = words[j]
-                for w in words[j + 1:j + 8]:
-                    joined += w
-                    hit = phrases.get(joined)
-                    if hit:
-                        found.add(hit)
-                    if joined not in prefixes:
-                        break
-            for key in found:
+        who: dict[str, set[int]] = defaultdict(set)
+        if not len(automaton):
+            return years, who
+        automaton.make_automaton()
+        for i, (entry, text) in enumerate(zip(self.entries, self.texts)):
+            for key in {key for _, key in automaton.iter(text)}:
                 years[key].append(entry.year)
+                if key in watched:
+                    who[key].add(i)
         for ys in years.values():
             ys.sort()
-        return years
+        return years, who
 
 
 def _fold_text(text: str) -> str:
@@ -169,9 +168,11 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
                 bearers[key].append(i)
     ties, long_of = _ties(entries, bearers)
     longs = {short: _remember(long) for short, long in long_of.items()}
-    mentioned = _Texts(entries).mentions({*bearers, *longs.values(),
-                                          *(name_key(n) for names in ties.values() for n, _ in names)})
+    mentioned, writing = _Texts(entries).mentions(
+        {*bearers, *longs.values(), *(name_key(n) for names in ties.values() for n, _ in names)},
+        watched={longs[key] for key in bearers if key in longs})
     years = _Years(entries)
+    english = _english({key for key in bearers if key not in _PHRASE_CACHE}, entries)
     out = [Named(names=list(e.own)) for e in entries]
     for i, names in ties.items():
         if not years.witness(entries[i].year):
@@ -184,6 +185,12 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
                 bearers[key].append(i)
         out[i].names = _distinct(out[i].names + kept)[:MAX_NAMES]
     for key, who in bearers.items():
+        if key in longs and longs[key] != key:
+            # An acronym is the paper's whose text writes what most definitions say it stands for:
+            # "DPO" is Direct Preference Optimization's, not an earlier Discovered Policy Optimisation's.
+            who = [i for i in who if i in writing.get(longs[key], ())]
+            if not who:
+                continue
         first = min(entries[i].year for i in who)
         firsts = [i for i in who if entries[i].year == first]
         if not years.witness(first) or len({_title_words(entries[i].title) for i in firsts}) > 1:
@@ -191,6 +198,8 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
         seen = mentioned.get(key, [])
         earlier, later = bisect_left(seen, first), len(seen) - bisect_right(seen, first)
         shown = {i: next((n for n in out[i].names if name_key(n) == key), None) for i in firsts}
+        if key in english and not any(n and n.islower() for n in shown.values()):
+            continue
         if earlier > NOVEL_FLOOR and not (
                 any(n and name_like(n) for n in shown.values())
                 and novel(earlier, later, years.before(first), years.after(first))
@@ -206,9 +215,19 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
     return out
 
 
+def _english(keys: set[str], entries: Sequence[Entry]) -> set[str]:
+    """The ``keys`` that at least :data:`ENGLISH_USES` texts write as a lowercase word ("prompt", "set")."""
+    uses: Counter = Counter()
+    for entry in entries:
+        uses.update(keys.intersection(_LOWER_WORD.findall(f"{entry.title} {entry.abstract}")))
+    return {key for key, n in uses.items() if n >= ENGLISH_USES}
+
+
 def _earlier(mentioned: dict[str, list[int]], names: list[tuple[str, str]], short: str, year: int) -> int:
-    """Papers before ``year`` that wrote ``short`` or one of its long forms (the most of them)."""
-    keys = [name_key(name) for name, of in names if of == short]
+    """Papers before ``year`` that wrote the long forms of ``short`` (the most of them; the short name
+    itself may have meant something else then: "MAE" was a mean absolute error before it was masked
+    autoencoders)."""
+    keys = [name_key(name) for name, of in names if of == short and name != short] or [name_key(short)]
     return max((bisect_left(mentioned.get(key, []), year) for key in keys), default=0)
 
 

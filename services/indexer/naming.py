@@ -104,14 +104,19 @@ def _strength(lowered: list[str], i: int) -> bool | None:
 
 
 def _spans_after(words: list[str], lowered: list[str], i: int, *, strong: bool) -> list[str]:
-    """The name (and an "or"-alternative) that starts at word ``i``, after the skippable words."""
+    """The name (and an "or"-alternative) that starts at word ``i``, after the skippable words.
+
+    After a verb, an article makes what follows a common noun ("we present a Convolutional Neural
+    Network (CNN)") unless it holds a coined word ("we propose a new algorithm, WGAN")."""
     vocab = _vocab()
+    start = i
     while i < len(words) and lowered[i] in vocab["skippable"]:
         i += 1
+    common = not strong and any(w in ("a", "an") for w in lowered[start:i])
     out = []
     while i < len(words):
         span, end = _span(words, lowered, i)
-        if not span or not _acceptable(span, words, end, strong):
+        if not span or not _acceptable(span, words, end, strong) or (common and not any(map(name_like, span))):
             break
         out.append(" ".join(span))
         if end < len(words) and lowered[end] == "or":  # "DEtection TRansformer or DETR"
