@@ -47,8 +47,10 @@ NOVEL_RATE = 0.1        # the rate of the papers after, at most (the corpus grew
 ENGLISH_USES = 20       # a capitalised name ("PROMPT", "MAMBA") whose key this many texts write as a lowercase
                         # word is English too: its mentions cannot be told from the word's, so it introduces nothing
 TIE_EARLIER = 3         # a name others give a paper: at most this many earlier papers wrote it
-WITNESS_YEARS = 3       # a name's birth is told only where the corpus holds, in these years before it,
-WITNESS_PAPERS = 3000   # at least this many papers (1987-2005 hold too few: "RL" was not born in 1990)
+WITNESS_YEARS = 3       # a name's birth is told only where the corpus holds, in these years before it, at
+WITNESS_SHARE = 0.01    # least this share of its papers (the full corpus's years before 2006 hold too few:
+                        # "RL" was not born in 1990), and where the papers of those years, at the rate the
+WITNESS_EXPECTED = 5    # papers after it mention the name, would have mentioned it at least this often
 MAX_NAMES = 8           # names kept per paper (own first)
 MIN_LONG_WORDS = 2      # a long form of one word ("Transformer (TF)") ties nothing
 _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
@@ -170,7 +172,8 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
     longs = {short: _remember(long) for short, long in long_of.items()}
     mentioned, writing = _Texts(entries).mentions(
         {*bearers, *longs.values(), *(name_key(n) for names in ties.values() for n, _ in names)},
-        watched={longs[key] for key in bearers if key in longs})
+        watched={longs[key] for key in {*bearers, *(name_key(short) for names in ties.values() for _, short in names)}
+                 if key in longs})
     years = _Years(entries)
     english = _english({key for key in bearers if key not in _PHRASE_CACHE}, entries)
     out = [Named(names=list(e.own)) for e in entries]
@@ -193,10 +196,12 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
                 continue
         first = min(entries[i].year for i in who)
         firsts = [i for i in who if entries[i].year == first]
-        if not years.witness(first) or len({_title_words(entries[i].title) for i in firsts}) > 1:
-            continue  # too early to tell, or several papers bore it first: nobody's to introduce
+        if len({_title_words(entries[i].title) for i in firsts}) > 1:
+            continue  # several papers bore it first: nobody's to introduce
         seen = mentioned.get(key, [])
         earlier, later = bisect_left(seen, first), len(seen) - bisect_right(seen, first)
+        if not years.witness(first, later):
+            continue  # too early, or too rarely mentioned since, to tell
         shown = {i: next((n for n in out[i].names if name_key(n) == key), None) for i in firsts}
         if key in english and not any(n and n.islower() for n in shown.values()):
             continue
@@ -243,9 +248,13 @@ class _Years:
     def after(self, year: int) -> int:
         return len(self.sorted) - bisect_right(self.sorted, year)
 
-    def witness(self, year: int) -> bool:
-        """Whether the years before ``year`` hold enough papers to tell that a name was new in it."""
-        return self.before(year) - self.before(year - WITNESS_YEARS) >= WITNESS_PAPERS
+    def witness(self, year: int, later: int | None = None) -> bool:
+        """Whether the years before ``year`` hold enough papers to tell that a name ``later`` papers
+        mention after it was new in it (``later`` unknown: enough papers alone)."""
+        window = self.before(year) - self.before(year - WITNESS_YEARS)
+        if window < WITNESS_SHARE * len(self.sorted):
+            return False
+        return later is None or window * later >= WITNESS_EXPECTED * max(self.after(year), 1)
 
 
 def _distinct(names: list[str]) -> list[str]:

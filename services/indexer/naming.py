@@ -80,7 +80,7 @@ def coined_names(abstract: str) -> list[str]:
                 break
         rest_lowered = [w.strip(_EDGE_PUNCT + ",;:.()").lower() for w in rest]
         out += _spans_after(rest, rest_lowered, 0, strong=strong)
-    return out
+    return list(dict.fromkeys(out))
 
 
 def _strength(lowered: list[str], i: int) -> bool | None:

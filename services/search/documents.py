@@ -14,7 +14,7 @@ from .taxonomy import label as topic_label
 SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
                   "abstract", "topics", "keywords", "track", "status", "status_raw",
                   "award", "links", "citations", "rating_avg", "affiliations", "names", "given_names",
-                  "mentions"]
+                  "introduced", "mentions"]
 
 
 def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -> dict[str, Any]:
