@@ -7,8 +7,9 @@ and so do hundreds of papers that merely use it. This pass reads every paper of 
 once and decides, from the corpus alone:
 
 * **names others give a paper.** A long form that other abstracts define ("Long Form (SHORT)",
-  :mod:`.acronyms`) and that an earlier title begins with or is named by ("model-agnostic
-  meta-learning" and "Model-Agnostic Meta-Learning for Fast Adaptation of Deep Networks") gives
+  :mod:`.acronyms`) and that an earlier title leads with (its words before the first small word),
+  is named by, or is ("model-agnostic meta-learning" and "Model-Agnostic Meta-Learning for Fast
+  Adaptation of Deep Networks") gives
   that title's paper the short name and the long form: the earliest such paper, when it precedes
   the first definition by at most :data:`MAX_GAP` years, few other titles of its year begin so,
   and the short name was new then (:func:`novel`). A field's term is in titles' middles and ends
@@ -287,15 +288,11 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
             first_defined[pair] = min(first_defined.get(pair, entry.year), entry.year)
             shorts[pair][_singular_short(found.short)] += 1
             longs[pair][found.long] += 1
-    starting: dict[tuple[str, ...], list[int]] = defaultdict(list)  # a title's first 2-6 words, and its name
+    starting: dict[tuple[str, ...], list[int]] = defaultdict(list)  # a title's leading phrase, its name, itself
     for i, entry in enumerate(entries):
-        words = _title_words(entry.title)
-        heads = {words[:n] for n in range(MIN_LONG_WORDS, min(len(words), 6) + 1)}
-        name = title_name(entry.title)
-        if name:
-            heads.add(_title_words(name))
-        for head in heads:
-            starting[head].append(i)
+        for head in {_title_words(entry.title), _title_words(title_name(entry.title)), _leading(entry.title)}:
+            if len(head) >= MIN_LONG_WORDS:
+                starting[head].append(i)
     out: dict[int, list[tuple[str, str]]] = defaultdict(list)
     by_short: dict[str, Counter] = defaultdict(Counter)
     for (short_key, _), forms in longs.items():
@@ -319,6 +316,14 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
         for i in chosen:
             out[i] += [(short, short), (long, short)]
     return out, long_of
+
+
+def _leading(title: str) -> tuple[str, ...]:
+    """The title's words before its first small word or punctuation: "Model-Agnostic Meta-Learning" of
+    "Model-Agnostic Meta-Learning for Fast Adaptation", "Cross Attention Network" of "Cross Attention
+    Network for Few-shot Classification" (so "cross attention" is not that paper's name)."""
+    head = re.split(r"[:;,.?!()]|\s(?:" + "|".join(sorted(_STOP)) + r")\s", title.strip(), maxsplit=1, flags=re.I)[0]
+    return _title_words(head)
 
 
 def _singular_short(short: str) -> str:

@@ -118,12 +118,22 @@ def _spans_after(words: list[str], lowered: list[str], i: int, *, strong: bool) 
         span, end = _span(words, lowered, i)
         if not span or not _acceptable(span, words, end, strong) or (common and not any(map(name_like, span))):
             break
+        if not strong and _modifies(words, lowered, end):
+            break  # "we propose an OOD detection algorithm": the name of something else, used as a modifier
         out.append(" ".join(span))
         if end < len(words) and lowered[end] == "or":  # "DEtection TRansformer or DETR"
             i = end + 1
             continue
         break
     return out
+
+
+def _modifies(words: list[str], lowered: list[str], end: int) -> bool:
+    """Whether the words after a name make it a modifier: a lowercase word that is not a connector."""
+    if end >= len(words) or words[end - 1].endswith((",", ";", ":", ".", ")")):
+        return False
+    nxt = lowered[end]
+    return bool(nxt) and words[end][:1].islower() and nxt not in _vocab()["follows_a_name"]
 
 
 def _span(words: list[str], lowered: list[str], i: int) -> tuple[list[str], int]:

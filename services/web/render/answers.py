@@ -127,6 +127,7 @@ def results_json(results: SearchResults) -> Json:
         "suggestion": results.suggestion,
         "corrected_from": results.corrected_from,
         "hint": {"code": results.hint, "message": HINTS[results.hint]} if results.hint else None,
+        "cited": results.cited,
     })
 
 

@@ -163,6 +163,8 @@ class SearchResponse(Answer):
         description="The query as typed, when it matched nothing and these are its correction's results "
                     "(query.q is the correction); autocorrect=0 searches as typed.")
     hint: Hint | None = Field(description="Why nothing was found, when that can be told, and what to do instead.")
+    cited: int | None = Field(None, description="Sorted by citations: how many of the total have a citation count "
+                                                "(they come first; the others by mentions here, then relevance).")
 
 
 class SimilarPapers(Answer):
