@@ -13,6 +13,7 @@ import uuid
 import pytest
 
 from conftest import _test_settings
+from services.search.paper_names import name_key
 
 pytestmark = pytest.mark.integration
 
@@ -133,3 +134,20 @@ def test_an_author_is_one_person_whatever_the_accents(names_client):
     authors = [s["text"] for s in names_client.get("/api/v1/suggest", query_string={"q": "scholk"}).get_json()[
         "suggestions"] if s["type"] == "author"]
     assert len(authors) == 1 and authors[0] in ("Bernhard Scholkopf", "Bernhard Schölkopf")
+
+
+def test_on_the_sample_autocomplete_puts_an_exact_name_or_title_first(client, es, sample_alias):
+    """The bundled sample: a paper's name, and a whole title, each suggest that paper first."""
+    named = es.search(index=sample_alias, size=20, sort=[{"paper_id": "asc"}], _source=["title", "names"],
+                      query={"bool": {"filter": [{"exists": {"field": "name_keys"}}],
+                                      "must_not": [{"terms": {"status": ["reject", "withdrawn"]}}]}})["hits"]["hits"]
+    checked = 0
+    for hit in named:
+        name = hit["_source"]["names"][0]
+        if es.count(index=sample_alias, query={"term": {"name_keys": name_key(name)}})["count"] != 1:
+            continue  # a name two papers bear suggests both; which first is the prior's
+        for typed in (name.lower(), hit["_source"]["title"]):
+            got = client.get("/api/v1/suggest", query_string={"q": typed[:100]}).get_json()["suggestions"]
+            assert next(s for s in got if s["type"] == "title")["url"].endswith(f"/papers/{hit['_id']}"), (typed, got)
+        checked += 1
+    assert checked >= 5
