@@ -42,18 +42,21 @@ from .acronyms import definitions
 
 MAX_GAP = 3             # years between a paper and the first definition of its name that still tie them
 NOVEL_FLOOR = 3         # a name is new in a year when at most this many earlier papers mention it; a coined
-NOVEL_SHARE = 0.05      # word also when at most this share of the later ones (arXiv versions predate their
-NOVEL_MAX = 40          # venue), never more than this many, and the papers before mention it at a tenth of
-NOVEL_RATE = 0.1        # the rate of the papers after, at most (the corpus grew tenfold since 2015)
+NOVEL_SHARE = 0.05      # word or a title's own name also when at most this share of the later ones (arXiv
+NOVEL_MAX = 40          # versions predate their venue), never more than this many, and the papers before
+NOVEL_RATE = 0.25       # mention it at a quarter of the rate of the papers after, at most (the corpus grew
+                        # tenfold since 2015: counts alone make every word new; "dropout": 0.19 in 2014)
 ENGLISH_USES = 20       # a capitalised name ("PROMPT", "MAMBA") whose key this many texts write as a lowercase
                         # word is English too: its mentions cannot be told from the word's, so it introduces nothing
 TIE_EARLIER = 3         # a name others give a paper: at most this many earlier papers wrote it
 WITNESS_YEARS = 3       # a name's birth is told only where the corpus holds, in these years before it, at
 WITNESS_SHARE = 0.01    # least this share of its papers (the full corpus's years before 2006 hold too few:
                         # "RL" was not born in 1990), and where the papers of those years, at the rate the
-WITNESS_EXPECTED = 5    # papers after it mention the name, would have mentioned it at least this often
+WITNESS_EXPECTED = 2    # papers after it mention the name, would have mentioned it at least this often
 MAX_NAMES = 8           # names kept per paper (own first)
 MIN_LONG_WORDS = 2      # a long form of one word ("Transformer (TF)") ties nothing
+SCATTERED_WORDS = 3     # a long form scattered in a title (not its leading phrase) ties it with this many
+SCATTERED_TITLES = 3    # content words, when at most this many titles of the corpus hold them all
 _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
                    "at", "as", "is", "are", "or", "its", "their"))
 _NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
@@ -206,13 +209,15 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
         shown = {i: next((n for n in out[i].names if name_key(n) == key), None) for i in firsts}
         if key in english and not any(n and n.islower() for n in shown.values()):
             continue
+        claimed = any(n and (name_like(n) or name_key(title_name(entries[i].title)) == key) for i, n in shown.items())
         if earlier > NOVEL_FLOOR and not (
-                any(n and name_like(n) for n in shown.values())
+                claimed
                 and novel(earlier, later, years.before(first), years.after(first))
                 and bisect_left(mentioned.get(longs.get(key, ""), []), first) <= NOVEL_FLOOR):
             # A phrase of words used before is a field's ("contrastive learning" in 2020), and so is
             # a coined word whose long form was ("CNN": "convolutional neural networks" in 2014);
-            # a coined word mentioned a little before its venue's year may be new ("BERT", on arXiv).
+            # a coined word, or a title's own name, mentioned a little before its venue's year may be
+            # new ("BERT", on arXiv; "Dropout: A Simple Way ...", JMLR 2014 after its 2012 preprint).
             continue
         for i, name in shown.items():
             if name:
@@ -298,9 +303,13 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
     for (short_key, _), forms in longs.items():
         by_short[short_key].update(forms)
     long_of = {short_key: forms.most_common(1)[0][0] for short_key, forms in by_short.items()}
+    scattered = _Scattered(entries)
     for pair, defined in first_defined.items():
         short_key, words = pair
         holding = starting.get(words)
+        phrase = bool(holding)
+        if not holding:
+            holding = scattered.holding(words)  # "text-to-text transfer transformer" in the T5 paper's title
         if not holding:
             continue
         first = min(entries[i].year for i in holding)
@@ -313,9 +322,31 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
             continue  # two titles of that year begin so: a field's phrase, not one paper's name
         short = shorts[pair].most_common(1)[0][0]
         long = longs[pair].most_common(1)[0][0]
-        for i in chosen:
-            out[i] += [(short, short), (long, short)]
+        for i in chosen:  # a long form only scattered in the title is no name the paper goes by
+            out[i] += [(short, short), (long, short)] if phrase else [(short, short)]
     return out, long_of
+
+
+class _Scattered:
+    """Titles holding every content word of a long form, not as a phrase: a rare enough long form (at
+    least :data:`SCATTERED_WORDS` content words, in at most :data:`SCATTERED_TITLES` titles of the
+    corpus) may name the earliest of them ("Exploring the Limits of Transfer Learning with a Unified
+    Text-to-Text Transformer" holds "text-to-text transfer transformer")."""
+
+    def __init__(self, entries: Sequence[Entry]):
+        self.words = [frozenset(_title_words(e.title)) for e in entries]
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for i, words in enumerate(self.words):
+            for w in words:
+                self.postings[w].append(i)
+
+    def holding(self, long_words: tuple[str, ...]) -> list[int]:
+        content = {w for w in long_words if w not in _STOP}
+        if len(content) < SCATTERED_WORDS:
+            return []
+        rarest = min(content, key=lambda w: len(self.postings.get(w, ())))
+        found = [i for i in self.postings.get(rarest, ()) if content <= self.words[i]]
+        return found if len(found) <= SCATTERED_TITLES else []
 
 
 def _leading(title: str) -> tuple[str, ...]:

@@ -68,5 +68,5 @@ def test_a_corpus_too_thin_before_a_year_cannot_tell_a_name_was_new():
 def test_novelty_is_a_rate_not_a_count():
     assert novel(0, 10, 1000, 10000)
     assert novel(8, 4000, 20000, 200000)   # a coined word on arXiv a little before its venue
-    assert not novel(8, 400, 5000, 100000)  # ... but not when papers before wrote it at 0.4x the rate since
+    assert not novel(12, 400, 5000, 100000)  # ... but not when papers before wrote it at 0.6x the rate since
     assert not novel(600, 13000, 20000, 200000)  # a word used before at half the rate since ("video")
