@@ -21,7 +21,7 @@ from pathlib import Path
 
 from services.search.paper_names import name_key, name_like, title_name
 
-from .acronyms import definitions
+from .acronyms import Definition, definitions
 
 MAX_OWN_NAMES = 6
 MAX_SPAN_WORDS = 6
@@ -49,8 +49,10 @@ def own_names(title: str, abstract: str) -> list[str]:
     if head:
         names.append(head)
     coined = coined_names(abstract) if abstract else []
-    names += coined
-    names += _own_acronyms(title, abstract, coined) if abstract else []
+    defined = definitions(abstract) if abstract else []
+    coined = [_longer(name, defined) for name in coined]
+    names += [n for name in coined for n in name]
+    names += _own_acronyms(title, [n for name in coined for n in name], defined)
     keys: set[str] = set()
     out = []
     for name in names:
@@ -174,11 +176,21 @@ def _acceptable(span: list[str], words: list[str], end: int, strong: bool) -> bo
     return strong or followed
 
 
-def _own_acronyms(title: str, abstract: str, coined: list[str]) -> list[str]:
+def _longer(name: str, defined: list[Definition]) -> list[str]:
+    """A coined name that only starts a defined long form is that long form and its short name:
+    "we propose DETR with additional Global Aggregation (DETR-GA)" names DETR-GA, not DETR."""
+    words = name.lower().split()
+    for found in defined:
+        long_words = found.long.lower().split()
+        if len(long_words) > len(words) and long_words[:len(words)] == words:
+            return [found.long, found.short]
+    return [name]
+
+
+def _own_acronyms(title: str, coined: list[str], found_all: list[Definition]) -> list[str]:
     """Acronyms the abstract defines for the whole title, its name or a coined phrase ("called Trust
     Region Policy Optimization (TRPO)"); not for a field's term that merely starts the title
     ("Convolutional Neural Networks (CNNs)" in "Convolutional Neural Networks for ...")."""
-    found_all = definitions(abstract)
     if not found_all:
         return []
     own = {name_key(title), name_key(title_name(title))} | {name_key(c) for c in coined}

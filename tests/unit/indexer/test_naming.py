@@ -39,3 +39,9 @@ def test_a_fields_term_that_starts_the_title_is_not_its_name():
                      "Graph Neural Networks (GNNs) are an effective framework.") == []
     assert own_names("Deep Neural Networks for Object Detection",
                      "Deep Neural Networks (DNNs) have recently shown outstanding performance.") == []
+
+
+def test_a_coined_name_that_starts_a_defined_long_form_is_that_long_form():
+    assert own_names("DETR With Additional Global Aggregation for Cross-Domain Detection",
+                     "Such motivated, we propose DETR with additional Global Aggregation (DETR-GA), a detector.") \
+        == ["DETR with additional Global Aggregation", "DETR-GA"]
