@@ -119,7 +119,7 @@ class _Texts:
         and, for the ``watched`` keys, which papers those are."""
         automaton = ahocorasick.Automaton()
         for key, parts in _phrases(keys):
-            last = parts[-1][:-1] if finish_key(parts[-1]) != parts[-1] else parts[-1]  # its singular
+            last = key[len("".join(parts[:-1])):]  # the last word as the key has it (singular)
             for word in (last, last + "s"):
                 automaton.add_word(" " + " ".join([*parts[:-1], word]) + " ", key)
         years: dict[str, list[int]] = defaultdict(list)

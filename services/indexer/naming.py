@@ -72,8 +72,8 @@ def coined_names(abstract: str) -> list[str]:
     vocab = _vocab()
     out: list[str] = []
     for i in [i for i, w in enumerate(lowered) if w in vocab["triggers"]]:
-        strong = _strength(lowered, i)
-        if strong is None:
+        kind = _strength(lowered, i)
+        if kind is None:
             continue
         rest = words[i + 1:i + 1 + 3 * MAX_SPAN_WORDS]
         for n, word in enumerate(rest):  # the sentence ends the name's words
@@ -81,36 +81,41 @@ def coined_names(abstract: str) -> list[str]:
                 rest = rest[:n + 1]
                 break
         rest_lowered = [w.strip(_EDGE_PUNCT + ",;:.()").lower() for w in rest]
-        out += _spans_after(rest, rest_lowered, 0, strong=strong)
+        out += _spans_after(rest, rest_lowered, 0, kind)
     return list(dict.fromkeys(out))
 
 
-def _strength(lowered: list[str], i: int) -> bool | None:
-    """How the trigger at word ``i`` introduces what follows: True after a naming word ("called",
-    "which we call", "our model,": the name comes next), False after an introducing verb ("we
-    propose": determiners and a few adjectives may come first), None when it is no trigger here."""
+NAMING, VERB, APPOSITION = "naming", "verb", "apposition"
+
+
+def _strength(lowered: list[str], i: int) -> str | None:
+    """How the trigger at word ``i`` introduces what follows: :data:`NAMING` after a naming word
+    ("called", "which we call": the name comes next), :data:`VERB` after an introducing verb ("we
+    propose": determiners and a few adjectives may come first), :data:`APPOSITION` after "our
+    model," (a name set off by a comma or a parenthesis follows); None when it is no trigger here."""
     vocab = _vocab()
     word = lowered[i]
     before = lowered[i - 1] if i else ""
     if word in vocab["naming_words"]:
-        return True
+        return NAMING
     if word in vocab["naming_verbs"] and before == "we":
-        return True
+        return NAMING
     if word in vocab["introducing_verbs"] and (
             before in vocab["introducers"]
             or (before in vocab["adverbs"] and i > 1 and lowered[i - 2] in vocab["introducers"])):
-        return False
+        return VERB
     if word.endswith(",") and word[:-1] in vocab["our_nouns"] and before == "our":
-        return True  # "Our model, the Vector Quantised-Variational AutoEncoder (VQ-VAE), ..."
+        return APPOSITION  # "Our model, the Vector Quantised-Variational AutoEncoder (VQ-VAE), ..."
     return None
 
 
-def _spans_after(words: list[str], lowered: list[str], i: int, *, strong: bool) -> list[str]:
+def _spans_after(words: list[str], lowered: list[str], i: int, kind: str) -> list[str]:
     """The name (and an "or"-alternative) that starts at word ``i``, after the skippable words.
 
     After a verb, an article makes what follows a common noun ("we present a Convolutional Neural
     Network (CNN)") unless it holds a coined word ("we propose a new algorithm, WGAN")."""
     vocab = _vocab()
+    strong = kind != VERB
     start = i
     while i < len(words) and lowered[i] in vocab["skippable"]:
         i += 1
@@ -122,12 +127,19 @@ def _spans_after(words: list[str], lowered: list[str], i: int, *, strong: bool) 
             break
         if not strong and _modifies(words, lowered, end):
             break  # "we propose an OOD detection algorithm": the name of something else, used as a modifier
+        if kind == APPOSITION and not _set_off(words, end):
+            break  # "to train our model, CLIP is utilized": a clause, not "our model, the X (Y), ..."
         out.append(" ".join(span))
         if end < len(words) and lowered[end] == "or":  # "DEtection TRansformer or DETR"
             i = end + 1
             continue
         break
     return out
+
+
+def _set_off(words: list[str], end: int) -> bool:
+    """Whether a comma, a parenthesis or the sentence's end follows the name."""
+    return end >= len(words) or words[end - 1].endswith((",", ".", ";", ":")) or words[end].startswith("(")
 
 
 def _modifies(words: list[str], lowered: list[str], end: int) -> bool:

@@ -36,12 +36,34 @@ def fold(text: str) -> str:
 
 def name_key(name: str) -> str:
     """The key of a name: ``VQ-VAE``, ``vqvae``, ``VQ VAE`` -> ``vqvae``; ``T-5`` -> ``t5``;
-    ``DDIMs`` -> ``ddim``; ``Prototypical Networks`` -> ``prototypicalnetwork``.
+    ``DDIMs`` -> ``ddim``; ``Prototypical Networks`` -> ``prototypicalnetwork``; "" when too short or
+    too long to be a name.
 
-    A final plural "s" folds away (but not "ss": "process"), on both sides alike, so a plural
-    and its singular meet. "" when too short or too long to be a name.
+    A written plural (a final small "s": "GANs", "Networks") folds away; a capital S is part of the
+    name ("ACLS", "Agent S"). Names are grouped by this key; :func:`search_keys` are what a typed
+    query meets.
     """
-    return finish_key(raw_key(name))
+    raw = raw_key(name)
+    if _plural(name, raw):
+        raw = raw[:-1]
+    return raw if MIN_KEY_CHARS <= len(raw) <= MAX_KEY_CHARS else ""
+
+
+def _plural(name: str, raw: str) -> bool:
+    last = re.split(r"[\s\-]+", name.strip())[-1]
+    return len(raw) > 3 and len(last) > 1 and last.endswith("s") and not raw.endswith("ss")
+
+
+def search_keys(name: str) -> list[str]:
+    """What a typed query may fold to and still mean ``name``: its key as written and its :func:`name_key`
+    ("ddims" and "ddim" for "DDIMs"; only "acls" for "ACLS"). A query is folded by :func:`query_key`."""
+    return [k for k in dict.fromkeys((query_key(name), name_key(name))) if k]
+
+
+def query_key(text: str) -> str:
+    """A typed text as a key: folded like :func:`name_key`, but no plural guessed (case is lost in typing)."""
+    raw = raw_key(text)
+    return raw if MIN_KEY_CHARS <= len(raw) <= MAX_KEY_CHARS else ""
 
 
 def raw_key(text: str) -> str:
@@ -50,15 +72,16 @@ def raw_key(text: str) -> str:
 
 
 def finish_key(raw: str) -> str:
-    """A :func:`raw_key` as a name's key: the final plural folded, "" when too short or long."""
+    """A :func:`raw_key` of running text as a name's key: a final plural "s" folded, "" when too short
+    or long (texts are searched for names by these, case already lost: "ddims" meets "DDIMs")."""
     if len(raw) > 3 and raw.endswith("s") and not raw.endswith("ss"):
         raw = raw[:-1]
     return raw if MIN_KEY_CHARS <= len(raw) <= MAX_KEY_CHARS else ""
 
 
 def name_keys(names: list[str]) -> list[str]:
-    """The distinct keys of ``names``, in order."""
-    return [k for k in dict.fromkeys(name_key(n) for n in names) if k]
+    """The distinct search keys of ``names``, in order."""
+    return list(dict.fromkeys(k for n in names for k in search_keys(n)))
 
 
 def names_in_order(names: list[str]) -> list[str]:

@@ -29,7 +29,7 @@ from typing import Any
 
 from .limits import MAX_QUERY
 from .model import title_key
-from .paper_names import fold, name_key
+from .paper_names import fold, query_key
 from .prominence import NEUTRAL
 from .query_language import ParsedQuery
 from .schema import ENGLISH_STOPWORDS
@@ -62,10 +62,11 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
     titles = [k for k in dict.fromkeys((key, title_key(raw[:MAX_QUERY]))) if len(k) >= MIN_KEY_CHARS]
     if titles:
         out.append(("title", {"terms": {"title_key": titles}}))
-    named = name_key(text)
+    # The text as parsed, and as typed ("A + B" parses into "A B"; its name keeps the "+").
+    named = [k for k in dict.fromkeys((query_key(text), query_key(raw[:MAX_QUERY]))) if k]
     if named:
-        out += [("name", {"term": {"name_keys": named}}), ("introduced", {"term": {"intro_keys": named}}),
-                ("name_start", {"prefix": {"name_keys": named}})]
+        out += [("name", {"terms": {"name_keys": named}}), ("introduced", {"terms": {"intro_keys": named}}),
+                ("name_start", {"prefix": {"name_keys": named[0]}})]
     typed = parsed.still_typed()
     if typed and typed.field in (None, "title") and len(key) >= MIN_KEY_CHARS:
         # Only while the last word is cut: "transfer learning" starts hundreds of titles (a topic,
@@ -95,7 +96,7 @@ def _name_author(words: list[str]) -> list[tuple[str, dict[str, Any]]]:
         for name_words, author_words in ((words[:cut], words[cut:]), (words[cut:], words[:cut])):
             if len(name_words) > NAME_AUTHOR_WORDS or len(author_words) > NAME_AUTHOR_WORDS:
                 continue
-            key = name_key(" ".join(name_words))
+            key = query_key(" ".join(name_words))
             if not key:
                 continue
             author = {"match": {"authors_folded": {"query": fold(" ".join(author_words)), "operator": "and"}}}

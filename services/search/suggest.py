@@ -22,7 +22,7 @@ from . import conferences, taxonomy
 from .documents import name_of_rotation
 from .model import title_key
 from .name_keys import author_key
-from .paper_names import name_key
+from .paper_names import query_key, search_keys
 from .reads import Suggestion
 
 MIN_WORDS_PREFIX = 2  # index_prefixes' min_chars: shorter prefixes only complete title starts
@@ -56,7 +56,7 @@ def suggest_body(prefix: str, size: int) -> dict[str, Any]:
 
 def _named(prefix: str) -> list[dict[str, Any]]:
     """Papers the prefix names: an introduced name, a whole title, a name, or their starts (:data:`NAMED`)."""
-    key, title = name_key(prefix), title_key(prefix)
+    key, title = query_key(prefix), title_key(prefix)
     clauses = [("title", {"term": {"title_key": title}})] if title else []
     if key:
         clauses += [("intro", {"term": {"intro_keys": key}}), ("name", {"term": {"name_keys": key}})]
@@ -101,8 +101,8 @@ def _titles(hits: list[dict[str, Any]]) -> list[tuple[str, str, dict[str, Any]]]
 
 def _detail(source: dict[str, Any], prefix: str = "") -> str:
     """What tells two like titles apart: the name the prefix matched, the venue and year ("DETR · ECCV 2020")."""
-    key = name_key(prefix)
+    key = query_key(prefix)
     names = [n for n in [*(source.get("names") or []), *(source.get("given_names") or [])]
-             if key and name_key(n).startswith(key) and name_key(n) != title_key(source.get("title") or "")]
+             if key and any(k.startswith(key) for k in search_keys(n)) and n.lower() != (source.get("title") or "").lower()]
     venue = f"{conferences.label(source['conference'])} {source.get('year', '')}".strip() if source.get("conference") else ""
     return " · ".join(part for part in (names[0] if names else "", venue) if part)

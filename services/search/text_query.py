@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from services.search.limits import MAX_PREFIX_TERMS, PREFIX_EXPANSIONS
-from services.search.paper_names import fold, name_key
+from services.search.paper_names import fold, query_key
 from services.search.query_language import Clause, ParsedQuery, Term
 from services.search.schema import ENGLISH_STOPWORDS
 
@@ -124,7 +124,7 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
     query = _unfolded(term, negated)
     if folded != term.text.casefold():
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
-    key = name_key(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else ""
+    key = query_key(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else ""
     if key:
         query = {"bool": {"should": [query, {"term": {NAME_KEY_FIELD: key}}], "minimum_should_match": 1}}
     return query

@@ -34,8 +34,8 @@ def test_a_title_is_its_key_and_a_name_is_the_part_before_the_colon():
 def test_the_query_text_is_matched_as_a_title_a_name_and_their_starts():
     got = filters("Direct Preference Optim")
     assert got["title"] == [{"terms": {"title_key": ["direct preference optim"]}}]
-    assert {"term": {"name_keys": "directpreferenceoptim"}} in got["name"]
-    assert {"term": {"intro_keys": "directpreferenceoptim"}} in got["introduced"]
+    assert {"terms": {"name_keys": ["directpreferenceoptim"]}} in got["name"]
+    assert {"terms": {"intro_keys": ["directpreferenceoptim"]}} in got["introduced"]
     assert {"prefix": {"name_keys": "directpreferenceoptim"}} in got["name_start"]
     # The title's start counts while the last word is cut: no title holds "optim" as a word.
     assert got["title_start"] == [{"bool": {"filter": [{"prefix": {"title_key": "direct preference optim"}}],

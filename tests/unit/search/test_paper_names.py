@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.search.paper_names import fold, name_key, name_like, names_in_order, title_name
+from services.search.paper_names import fold, name_key, name_like, names_in_order, query_key, search_keys, title_name
 
 
 @pytest.mark.parametrize("spellings, key", [
@@ -42,3 +42,10 @@ def test_a_coined_word_is_told_from_english(word, coined):
 def test_one_spelling_of_each_name_in_order():
     assert names_in_order(["VQ-VAE", "Vector Quantised VAE", "vqvae", "", "x"]) == ["VQ-VAE", "Vector Quantised VAE"]
     assert fold("Rémi Munos") == "remi munos"
+
+
+def test_a_capital_s_is_part_of_a_name_and_a_typed_query_guesses_no_plural():
+    assert name_key("ACLS") == "acls" and name_key("ACL") == "acl"
+    assert name_key("Agent S") == "agents" and name_key("AGENT") == "agent"
+    assert search_keys("DDIMs") == ["ddims", "ddim"] and search_keys("ACLS") == ["acls"]
+    assert query_key("ddims") == "ddims" and query_key("A + B") == "a+b"
