@@ -44,7 +44,7 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
 def name_fields(paper: Paper) -> dict[str, Any]:
     """The stored names and the fields derived from them: what the corpus pass rewrites too."""
     return {"names": paper.names, "given_names": paper.given_names, "introduced": paper.introduced,
-            "mentions": paper.mentions, "name_text": paper.known_as, "name_keys": name_keys(paper.known_as),
+            "mentions": paper.mentions, "name_keys": name_keys(paper.known_as),
             "intro_keys": name_keys(paper.introduced)}
 
 

@@ -65,9 +65,13 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
     # The text as parsed, and as typed ("A + B" parses into "A B"; its name keeps the "+").
     named = [k for k in dict.fromkeys((query_key(text), query_key(raw[:MAX_QUERY]))) if k]
     if named:
-        out += [("name", {"terms": {"name_keys": named}}), ("introduced", {"terms": {"intro_keys": named}}),
-                ("name_start", {"prefix": {"name_keys": named[0]}})]
+        out += [("name", {"terms": {"name_keys": named}}), ("introduced", {"terms": {"intro_keys": named}})]
     typed = parsed.still_typed()
+    if named and typed and typed.field in (None, "title"):
+        # A name's start, like the title's, only while the last word is cut ("direct pref", "graphsa"):
+        # "stochastic gradient descent" starts many names, and lifting them cost topical precision.
+        out.append(("name_start", {"bool": {"filter": [{"prefix": {"name_keys": named[0]}}],
+                                            "must_not": [{"match": {"title": typed.text}}]}}))
     if typed and typed.field in (None, "title") and len(key) >= MIN_KEY_CHARS:
         # Only while the last word is cut: "transfer learning" starts hundreds of titles (a topic,
         # which this factor cost 6 points of topical precision); "equivariant polynomials for

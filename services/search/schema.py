@@ -20,7 +20,7 @@ from .embedding import DIMS
 # has_abstract (derived: a plain reindex fills them); 8: review scores (rating_avg, reviews), the
 # paper's own affiliations, pages/volume/publisher (new source fields: reindex --from-sources) and
 # tier_rank (sorts); 9: name_key and prominence, for known-item ranking, and author names without
-# length norms; 10: the names a paper is known by (names, given_names, name_text, name_keys,
+# length norms; 10: the names a paper is known by (names, given_names, name_keys,
 # intro_keys, introduced, mentions; issue 29) in place of name_key, and author names folded for
 # matching (authors_folded)
 SCHEMA_VERSION = 10
@@ -87,11 +87,10 @@ MAPPINGS: dict[str, Any] = {
         },
         "title_key": {"type": "keyword"},
         # The names a paper is known by (services.search.paper_names): its own and those the corpus
-        # gives it (stored), matched as words (name_text) and as folded keys ("vq-vae", "VQVAE" ->
-        # "vqvae"); the keys of the names it introduced.
+        # gives it (stored), matched as whole folded keys ("vq-vae", "VQVAE" -> "vqvae"; a name's
+        # words are the title's and abstract's, already matched there); the keys of the names it introduced.
         "names": {"type": "keyword", "index": False},
         "given_names": {"type": "keyword", "index": False},
-        "name_text": {"type": "text", "analyzer": "exact_text", "norms": False},
         "name_keys": {"type": "keyword"},
         "intro_keys": {"type": "keyword"},
         "introduced": {"type": "keyword", "index": False},

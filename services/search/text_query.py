@@ -25,17 +25,20 @@ from services.search.schema import ENGLISH_STOPWORDS
 
 # Plain words: each must match in one of these (stemmed, except author names and paper names).
 # Author names match accent-folded (authors_folded; the query folds its words too, :func:`_folded`).
-WORD_FIELDS = ("title^4", "keywords^2", "topic_labels^1.5", "authors_folded^2", "name_text^3",
+WORD_FIELDS = ("title^4", "keywords^2", "topic_labels^1.5", "authors_folded^2",
                "affiliations^1", "abstract^1", "tldr^1")
 # Quoted phrases: unstemmed subfields with stopwords kept, so "learning to rank" is
 # exactly that (on a stemmed field the removed "to" would match any word).
 PHRASE_FIELDS = ("title.exact^4", "keywords.exact^2", "topic_labels.exact^1.5",
-                 "authors_folded^2", "name_text^3", "affiliations^1", "abstract.exact^1", "tldr.exact^1")
+                 "authors_folded^2", "affiliations^1", "abstract.exact^1", "tldr.exact^1")
 # prefix*: unstemmed terms (title.exact has index_prefixes, so it is a single term lookup).
 PREFIX_FIELDS = ("title.exact^4", "authors_folded^2", "keywords.exact^2", "abstract.exact^1")
 # A word (or compound) is also a paper's name when it folds to one of its keys ("vqvae", "VQ-VAE",
-# "protonet" for "ProtoNets"): one more place it matches (paper_names.name_key).
+# "protonet" for "ProtoNets"): one more place it matches (paper_names.search_keys), scored like a
+# title word. Only whole keys: the words of names are not matched apart (names restate title
+# phrases, and matching their words again lifted titles over keywords: -3 points of topical precision).
 NAME_KEY_FIELD = "name_keys"
+NAME_KEY_BOOST = 4.0
 
 # The last word, maybe still being typed, also matches the words it starts, in these fields
 # (short ones: on abstracts a three-letter prefix expands to thousands of words).
@@ -126,7 +129,8 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
     key = query_key(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else ""
     if key:
-        query = {"bool": {"should": [query, {"term": {NAME_KEY_FIELD: key}}], "minimum_should_match": 1}}
+        query = {"bool": {"should": [query, {"term": {NAME_KEY_FIELD: {"value": key, "boost": NAME_KEY_BOOST}}}],
+                          "minimum_should_match": 1}}
     return query
 
 

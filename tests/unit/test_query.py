@@ -273,10 +273,12 @@ class TestSortAndPaging:
         assert sort_clauses("newest")[:3] == [{"year": "desc"}, {"tier_rank": {"order": "asc", "unmapped_type": "byte"}},
                                               {"title_key": {"order": "asc"}}]
         assert list(sort_clauses("tier")[0]) == ["tier_rank"] and list(sort_clauses("title")[0]) == ["title_key"]
-        assert sort_clauses("citations")[:2] == [{"citations": {"order": "desc", "missing": "_last"}}, "_score"]
+        assert sort_clauses("citations")[:3] == [{"citations": {"order": "desc", "missing": "_last"}},
+                                                {"mentions": {"order": "desc", "missing": "_last", "unmapped_type": "integer"}},
+                                                "_score"]  # no count from the source: the mentions here
         rated = sort_clauses("rating")[0]["rating_avg"]
         assert rated["order"] == "desc" and rated["missing"] == 0  # every real rating is above 0
-        assert SORTS["citations"].label == "By citations, where known"
+        assert SORTS["citations"].label == "By citations, then mentions here"
 
     def test_every_status_has_a_tier_rank_orals_first(self):
         from services.search.model import STATUSES, TIER_ORDER

@@ -366,7 +366,7 @@ def word_query(text: str, zero_terms: bool = True) -> dict:
 
 def named(query: dict, text: str) -> dict:
     key = name_key(text)
-    return {"bool": {"should": [query, {"term": {"name_keys": key}}], "minimum_should_match": 1}} if key else query
+    return {"bool": {"should": [query, {"term": {"name_keys": {"value": key, "boost": text_query.NAME_KEY_BOOST}}}], "minimum_should_match": 1}} if key else query
 
 
 def typed_query(text: str) -> dict:
@@ -399,7 +399,7 @@ def test_compile_one_cross_fields_clause_per_word():
                      "minimum_should_match": 1}} in body["should"]
     assert len(compiled("graph author:bengio")["should"]) == 1  # an author being typed adds no score-only prefix
     fields = body["must"][0]["bool"]["should"][0]["multi_match"]["fields"]
-    assert fields[:5] == ["title^4", "keywords^2", "topic_labels^1.5", "authors_folded^2", "name_text^3"]
+    assert fields[:5] == ["title^4", "keywords^2", "topic_labels^1.5", "authors_folded^2", "affiliations^1"]
     assert {"affiliations^1", "abstract^1", "tldr^1"} <= set(fields)
     assert "must_not" not in body
 
@@ -435,7 +435,7 @@ def test_compile_phrase_uses_unstemmed_fields():
     mm = body["must"][0]["multi_match"]
     assert mm["type"] == "phrase" and mm["query"] == "learning to rank"
     assert "title.exact^4" in mm["fields"] and "abstract.exact^1" in mm["fields"]
-    assert "authors_folded^2" in mm["fields"] and "name_text^3" in mm["fields"]
+    assert "authors_folded^2" in mm["fields"] and not any(f.startswith("name") for f in mm["fields"])
     assert not any(f.split("^")[0] in ("title", "abstract", "tldr", "keywords") for f in mm["fields"])
 
 
