@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import ahocorasick
 
-from services.search.paper_names import finish_key, fold, name_key, name_like, raw_key, title_name
+from services.search.paper_names import finish_key, fold, name_key, name_like, names_in_order, raw_key, title_name
 
 from .acronyms import definitions
 
@@ -57,6 +57,7 @@ MAX_NAMES = 8           # names kept per paper (own first)
 MIN_LONG_WORDS = 2      # a long form of one word ("Transformer (TF)") ties nothing
 SCATTERED_WORDS = 3     # a long form scattered in a title (not its leading phrase) ties it with this many
 SCATTERED_TITLES = 3    # content words, when at most this many titles of the corpus hold them all
+FIELD_TITLES = 3        # a long form that begins this many titles, none of which it names, is a field's phrase
 _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
                    "at", "as", "is", "are", "or", "its", "their"))
 _NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
@@ -190,7 +191,7 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
             key = _remember(name)
             if key and i not in bearers[key]:
                 bearers[key].append(i)
-        out[i].names = _distinct(out[i].names + kept)[:MAX_NAMES]
+        out[i].names = names_in_order(out[i].names + kept)[:MAX_NAMES]
     for key, who in bearers.items():
         if key in longs and longs[key] != key:
             # An acronym is the paper's whose text writes what most definitions say it stands for:
@@ -263,17 +264,6 @@ class _Years:
         return later is None or window * later >= WITNESS_EXPECTED * max(self.after(year), 1)
 
 
-def _distinct(names: list[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for name in names:
-        key = name_key(name)
-        if key and key not in seen:
-            seen.add(key)
-            out.append(name)
-    return out
-
-
 def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
           ) -> tuple[dict[int, list[tuple[str, str]]], dict[str, str]]:
     """``{paper: [(name, its short name)]}``: short names and long forms that abstracts define, given to
@@ -320,6 +310,8 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
         chosen = [i for i in holding if entries[i].year == first]
         if len({_title_words(entries[i].title) for i in chosen}) > 1:
             continue  # two titles of that year begin so: a field's phrase, not one paper's name
+        if phrase and len(holding) >= FIELD_TITLES and not any(_named_by(entries[i].title, words) for i in chosen):
+            continue  # "Paraphrase Generation with Latent Bag of Words", "... via ...": the field, not the paper
         short = shorts[pair].most_common(1)[0][0]
         long = longs[pair].most_common(1)[0][0]
         for i in chosen:  # a long form only scattered in the title is no name the paper goes by
@@ -347,6 +339,11 @@ class _Scattered:
         rarest = min(content, key=lambda w: len(self.postings.get(w, ())))
         found = [i for i in self.postings.get(rarest, ()) if content <= self.words[i]]
         return found if len(found) <= SCATTERED_TITLES else []
+
+
+def _named_by(title: str, words: tuple[str, ...]) -> bool:
+    """Whether ``words`` are the whole title or its name before a colon (not only its leading phrase)."""
+    return words in (_title_words(title), _title_words(title_name(title)))
 
 
 def _leading(title: str) -> tuple[str, ...]:

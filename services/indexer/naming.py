@@ -19,7 +19,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from services.search.paper_names import name_key, name_like, title_name
+from services.search.paper_names import name_key, name_like, names_in_order, title_name
 
 from .acronyms import Definition, definitions
 
@@ -53,14 +53,7 @@ def own_names(title: str, abstract: str) -> list[str]:
     coined = [_longer(name, defined) for name in coined]
     names += [n for name in coined for n in name]
     names += _own_acronyms(title, [n for name in coined for n in name], defined)
-    keys: set[str] = set()
-    out = []
-    for name in names:
-        key = name_key(name)
-        if key and key not in keys:
-            keys.add(key)
-            out.append(name)
-    return out[:MAX_OWN_NAMES]
+    return names_in_order(names)[:MAX_OWN_NAMES]
 
 
 def coined_names(abstract: str) -> list[str]:

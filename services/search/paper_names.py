@@ -11,6 +11,7 @@ what is typed the same way, so ``vq-vae``, ``VQVAE`` and ``VQ VAE`` all meet ``v
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .name_keys import strip_accents
 
@@ -67,8 +68,19 @@ def query_key(text: str) -> str:
 
 
 def raw_key(text: str) -> str:
-    """What of ``text`` a key keeps, before the plural folds: keys of words add up to a phrase's."""
+    """What of ``text`` a key keeps, before the plural folds: keys of words add up to a phrase's.
+    Greek letters are spelled out ("μBench" -> "mubench", not "bench")."""
+    if not text.isascii():
+        text = "".join(_spelled(ch) for ch in unicodedata.normalize("NFKD", text))
     return _NOT_KEPT.sub("", fold(text))
+
+
+def _spelled(ch: str) -> str:
+    """A Greek letter by its name ("μ" -> "mu", "Δ" -> "delta", "ϵ" -> "epsilon"), any other character as it is."""
+    words = unicodedata.name(ch, "").split()
+    if words[:1] == ["GREEK"] and "LETTER" in words or words[-1:] == ["SYMBOL"] and words[:1] == ["GREEK"]:
+        return [w for w in words if w != "SYMBOL"][-1].lower()
+    return ch
 
 
 def finish_key(raw: str) -> str:

@@ -25,6 +25,7 @@ the formula and how it was measured (``bench/known_item.py``, ``bench/topical.py
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .limits import MAX_QUERY
@@ -46,6 +47,8 @@ FACTORS = {
 }
 PRIOR_WEIGHT = 0.4
 MIN_KEY_CHARS = 2  # a shorter start ("a") starts half the corpus and tells nothing
+_NAME_PLUS = re.compile(r"\w\+")  # "C++", "MAML++", "A+B"; not "+required" nor "A + B"
+MIN_INTRO_MENTIONS = 2  # later abstracts mentioning a name before its introducer is lifted for it
 AUTHOR_TITLE_WORDS = (2, 6)  # queries of this many content words may be words plus an author
 NAME_AUTHOR_WORDS = 3  # a name of up to this many words, before or after up to this many of an author's
 
@@ -62,10 +65,16 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
     titles = [k for k in dict.fromkeys((key, title_key(raw[:MAX_QUERY]))) if len(k) >= MIN_KEY_CHARS]
     if titles:
         out.append(("title", {"terms": {"title_key": titles}}))
-    # The text as parsed, and as typed ("A + B" parses into "A B"; its name keeps the "+").
-    named = [k for k in dict.fromkeys((query_key(text), query_key(raw[:MAX_QUERY]))) if k]
+    # The text as parsed, and as typed ("A + B" parses into "A B"; its name keeps the "+"). A "+" typed
+    # right after a word is part of the name: "ControlNet++" is not ControlNet, so only the typed key counts.
+    typed_key = query_key(raw[:MAX_QUERY])
+    named = [typed_key] if _NAME_PLUS.search(raw[:MAX_QUERY]) else [
+        k for k in dict.fromkeys((query_key(text), typed_key)) if k]
     if named:
-        out += [("name", {"terms": {"name_keys": named}}), ("introduced", {"terms": {"intro_keys": named}})]
+        # A name counts as introduced once later papers mention it (one is its namesake, as often as not).
+        introduced = {"bool": {"filter": [{"terms": {"intro_keys": named}},
+                                          {"range": {"mentions": {"gte": MIN_INTRO_MENTIONS}}}]}}
+        out += [("name", {"terms": {"name_keys": named}}), ("introduced", introduced)]
     typed = parsed.still_typed()
     if named and typed and typed.field in (None, "title"):
         # A name's start, like the title's, only while the last word is cut ("direct pref", "graphsa"):

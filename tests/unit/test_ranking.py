@@ -10,7 +10,7 @@ import pytest
 from services.search.model import title_key
 from services.search.paper_names import name_key, title_name
 from services.search.query_language import parse
-from services.search.ranking import FACTORS, PRIOR_WEIGHT, known_item_filters, ranked
+from services.search.ranking import FACTORS, MIN_INTRO_MENTIONS, PRIOR_WEIGHT, known_item_filters, ranked
 
 TEXT = {"match_all": {}}
 
@@ -35,7 +35,8 @@ def test_the_query_text_is_matched_as_a_title_a_name_and_their_starts():
     got = filters("Direct Preference Optim")
     assert got["title"] == [{"terms": {"title_key": ["direct preference optim"]}}]
     assert {"terms": {"name_keys": ["directpreferenceoptim"]}} in got["name"]
-    assert {"terms": {"intro_keys": ["directpreferenceoptim"]}} in got["introduced"]
+    assert {"bool": {"filter": [{"terms": {"intro_keys": ["directpreferenceoptim"]}},
+                                {"range": {"mentions": {"gte": MIN_INTRO_MENTIONS}}}]}} in got["introduced"]
     assert got["name_start"] == [{"bool": {"filter": [{"prefix": {"name_keys": "directpreferenceoptim"}}],
                                            "must_not": [{"match": {"title": "Optim"}}]}}]
     # The title's start counts while the last word is cut: no title holds "optim" as a word.
@@ -50,6 +51,13 @@ def test_a_name_start_counts_only_where_the_last_word_is_not_a_title_word():
     assert got["name_start"] == [{"bool": {"filter": [{"prefix": {"name_keys": "stochasticgradientdescent"}}],
                                            "must_not": [{"match": {"title": "descent"}}]}}]
     assert "name_start" not in filters("stochastic gradient descent author:bottou")
+
+
+def test_a_plus_after_a_word_is_part_of_the_name():
+    """ControlNet++ is not ControlNet (which 137 later abstracts mention): only the typed key counts."""
+    assert filters("ControlNet++")["name"] == [{"terms": {"name_keys": ["controlnet++"]}}]
+    assert filters("A + B")["name"] == [{"terms": {"name_keys": ["ab", "a+b"]}}]
+    assert filters("+graph +networks")["name"] == [{"terms": {"name_keys": ["graphnetworks", "+graph+networks"]}}]
 
 
 def test_a_pasted_title_with_syntax_is_still_that_title():

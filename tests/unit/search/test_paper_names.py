@@ -49,3 +49,10 @@ def test_a_capital_s_is_part_of_a_name_and_a_typed_query_guesses_no_plural():
     assert name_key("Agent S") == "agents" and name_key("AGENT") == "agent"
     assert search_keys("DDIMs") == ["ddims", "ddim"] and search_keys("ACLS") == ["acls"]
     assert query_key("ddims") == "ddims" and query_key("A + B") == "a+b"
+
+
+def test_greek_letters_are_spelled_out_not_dropped():
+    """"μBench" is not the word "bench" ("@BENCH" is): the letter keeps the names apart."""
+    assert name_key("μBench") == name_key("µBench") == "mubench"  # Greek mu and the micro sign
+    assert name_key("@BENCH") == "bench"
+    assert name_key("ϵ-greedy") == "epsilongreedy" and name_key("ΣNet") == "sigmanet"
