@@ -57,7 +57,6 @@ MAX_NAMES = 8           # names kept per paper (own first)
 MIN_LONG_WORDS = 2      # a long form of one word ("Transformer (TF)") ties nothing
 SCATTERED_WORDS = 3     # a long form scattered in a title (not its leading phrase) ties it with this many
 SCATTERED_TITLES = 3    # content words, when at most this many titles of the corpus hold them all
-FIELD_TITLES = 3        # a long form that begins this many titles, none of which it names, is a field's phrase
 _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
                    "at", "as", "is", "are", "or", "its", "their"))
 _NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
@@ -310,8 +309,6 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
         chosen = [i for i in holding if entries[i].year == first]
         if len({_title_words(entries[i].title) for i in chosen}) > 1:
             continue  # two titles of that year begin so: a field's phrase, not one paper's name
-        if phrase and len(holding) >= FIELD_TITLES and not any(_named_by(entries[i].title, words) for i in chosen):
-            continue  # "Paraphrase Generation with Latent Bag of Words", "... via ...": the field, not the paper
         short = shorts[pair].most_common(1)[0][0]
         long = longs[pair].most_common(1)[0][0]
         for i in chosen:  # a long form only scattered in the title is no name the paper goes by
@@ -339,11 +336,6 @@ class _Scattered:
         rarest = min(content, key=lambda w: len(self.postings.get(w, ())))
         found = [i for i in self.postings.get(rarest, ()) if content <= self.words[i]]
         return found if len(found) <= SCATTERED_TITLES else []
-
-
-def _named_by(title: str, words: tuple[str, ...]) -> bool:
-    """Whether ``words`` are the whole title or its name before a colon (not only its leading phrase)."""
-    return words in (_title_words(title), _title_words(title_name(title)))
 
 
 def _leading(title: str) -> tuple[str, ...]:

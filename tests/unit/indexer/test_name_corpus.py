@@ -71,15 +71,3 @@ def test_novelty_is_a_rate_not_a_count():
     assert not novel(12, 400, 5000, 100000)  # ... but not when papers before wrote it at 0.6x the rate since
     assert not novel(600, 13000, 20000, 200000)  # a word used before at half the rate since ("video")
 
-
-def test_a_long_form_that_begins_many_titles_is_a_field_not_a_paper():
-    papers = field()
-    papers += [entry(400, 2017, "Paraphrase Generation with Latent Bags of Words"),
-               entry(401, 2019, "Paraphrase Generation via Reinforcement Learning"),
-               entry(402, 2021, "Paraphrase Generation: A Survey of the State of the Art")]
-    papers += [entry(410 + i, 2018 + i % 4, f"Rewriting Sentences {i}",
-                     "We study paraphrase generation (PG) with pretrained models.") for i in range(10)]
-    got = named(papers)
-    assert got["p400"].names == [] and got["p400"].introduced == []  # the field's first paper is not "PG"
-    assert got["p402"].names == ["Paraphrase Generation"]  # a title's own name stays its name
-    assert got["p100"].introduced == ["MAML", "model-agnostic meta-learning"]  # one title: still a paper's name
