@@ -3,7 +3,8 @@
 For random visible papers (seeded, so runs compare) it makes one query per class of
 :mod:`known_cases` — the exact title, the name before a colon, the first 3-5 words, the
 title's three rarest words plus an author's surname, the title with one typo, the first
-words cut mid-word — and sends each through the JSON API (the real Flask app and query
+words cut mid-word — and, from :mod:`nicknames`, the names other abstracts cite papers by
+("CycleGAN (Zhu et al., 2017)": ``cyclegan``, ``cyclegan zhu``), and sends each through the JSON API (the real Flask app and query
 builder, result cache off) exactly as typed. It reports, per class and ranking mode, MRR
 over the top 10, success@1 and success@3, how many papers a class skipped because its
 query could not tell them apart, and a few misses to look at.
@@ -22,7 +23,10 @@ from collections.abc import Sequence
 
 from elasticsearch import helpers
 from harness import save
-from known_cases import CLASSES, Case, Score, Target, TitleIndex, cases, rank_of
+from known_cases import CLASSES as TITLE_CLASSES
+from known_cases import Case, Score, Target, TitleIndex, cases, rank_of
+from nicknames import CLASSES as NICKNAME_CLASSES
+from nicknames import cases as nickname_cases
 
 from services.search.model import HIDDEN_STATUSES
 from services.search.client import make_client
@@ -31,6 +35,7 @@ from services.web.app import create_app
 
 TOP = 10
 MISSES_SHOWN = 8
+CLASSES = TITLE_CLASSES + NICKNAME_CLASSES
 
 
 def visible_papers(es, index: str) -> list[dict]:
@@ -50,14 +55,17 @@ def chosen(docs: Sequence[dict], scopes: Sequence[str]) -> list[dict]:
     return [d for d in docs if any(d["conference"] == c and (not y or str(d["year"]) == y) for c, y in wanted)]
 
 
-def evaluate(client, docs: Sequence[dict], *, classes: Sequence[str] = CLASSES, modes: Sequence[str] = ("lexical",),
-             n: int = 300, seed: int = 7, scopes: Sequence[str] = ()) -> dict:
-    """Scores per mode and class, the skipped counts and some misses (what the CLI prints and tests assert)."""
+def evaluate(client, docs: Sequence[dict], *, classes: Sequence[str] = TITLE_CLASSES, modes: Sequence[str] = ("lexical",),
+             n: int = 300, seed: int = 7, scopes: Sequence[str] = (),
+             extra: dict[str, tuple[list[Case], int]] | None = None) -> dict:
+    """Scores per mode and class, the skipped counts and some misses (what the CLI prints and tests assert);
+    ``extra``: cases made elsewhere (:mod:`nicknames`), by class."""
     index = TitleIndex(d["title"] for d in docs)
     pool = chosen(docs, scopes)
     random.Random(seed).shuffle(pool)
     targets = [Target(d["paper_id"], d["title"], tuple(d.get("author_names") or ()), d["status"]) for d in pool]
-    made = {kind: cases(kind, targets, index, n, seed) for kind in classes}
+    made = {kind: cases(kind, targets, index, n, seed) for kind in classes if kind in TITLE_CLASSES}
+    made.update(extra or {})
     out: dict = {"seed": seed, "papers": len(docs), "pool": len(pool), "modes": {}}
     for mode in modes:
         out["modes"][mode] = {}
@@ -102,8 +110,13 @@ def main() -> None:
     logging.getLogger("paperlist.access").setLevel(logging.WARNING)
     es = make_client(settings)
     docs = visible_papers(es, settings.index)
-    result = evaluate(app.test_client(), docs, classes=args.classes or CLASSES, modes=args.mode or ["lexical"],
-                      n=args.n, seed=args.seed, scopes=args.scopes)
+    classes = args.classes or CLASSES
+    extra = None
+    if any(kind in NICKNAME_CLASSES for kind in classes):
+        extra = {kind: found for kind, found in nickname_cases(es, settings.index, chosen(docs, args.scopes), args.n,
+                                                               args.seed).items() if kind in classes}
+    result = evaluate(app.test_client(), docs, classes=classes, modes=args.mode or ["lexical"],
+                      n=args.n, seed=args.seed, scopes=args.scopes, extra=extra)
     result.update(index=settings.index, scopes=args.scopes)
     path = save("known-item", result)
     print(f"{len(docs):,} listed papers in {settings.index}; {result['pool']:,} to draw from; seed {args.seed}")

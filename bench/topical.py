@@ -47,6 +47,7 @@ def relevant(query: str, keywords: list[str]) -> bool:
 
 
 def measure(client, es, index: str, queries: list[str], mode: str) -> dict:
+    """precision@10 over the queries, the share of hits judged, and each query's precision (to compare runs)."""
     precisions, judged_share = [], []
     for query in queries:
         resp = client.get("/api/v1/search", query_string={"q": query, "page_size": TOP, "mode": mode, "facets": ""})
@@ -60,7 +61,8 @@ def measure(client, es, index: str, queries: list[str], mode: str) -> dict:
         judged_share.append(len(judged) / len(ids))
         precisions.append(sum(relevant(query, kws) for kws in judged) / len(judged) if judged else 0.0)
     return {"queries": len(queries), "precision@10": round(sum(precisions) / len(precisions), 3),
-            "judged_share": round(sum(judged_share) / len(judged_share), 3)}
+            "judged_share": round(sum(judged_share) / len(judged_share), 3),
+            "per_query": {q: round(p, 3) for q, p in zip(queries, precisions)}}
 
 
 def main() -> None:

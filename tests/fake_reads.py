@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from services.search import conferences, taxonomy
 from services.search.browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
 from services.search.facets import FacetValue
+from services.search.name_keys import author_key
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
 from services.search.model import Author, Links, Paper, ReviewScore
 from services.search.reads import Exported, SearchReads, Suggestion
@@ -195,17 +196,18 @@ class FakeReads:
                         len(lead) if newest else 0, previews_after(confs, venue))
 
     def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile:
+        """Every spelling of the name's key, under the most frequent one (as the real service does)."""
         self._note("author", name, size)
-        papers = [p for p in self._listed() if name in p.author_names]
-        hidden = sum(1 for p in self.papers if p.status == "reject" and name in p.author_names)
-        coauthors = Counter(a for p in papers for a in p.author_names if a != name)
-        return AuthorProfile(name, len(papers), papers[:size], sorted(Counter(p.year for p in papers).items(), reverse=True),
+        key = author_key(name)
+        mine = [p for p in self.papers if any(author_key(a) == key for a in p.author_names)]
+        spellings = Counter(a for p in mine for a in p.author_names if author_key(a) == key).most_common()
+        shown = spellings[0][0] if spellings else name
+        papers = [p for p in mine if p.status not in ("reject", "withdrawn")]
+        hidden = len(mine) - len(papers)
+        coauthors = Counter(a for p in papers for a in p.author_names if author_key(a) != key)
+        return AuthorProfile(shown, len(papers), papers[:size], sorted(Counter(p.year for p in papers).items(), reverse=True),
                              coauthors.most_common(), [("Analytical Engines", len(papers))] if papers else [],
-                             Counter(p.conference for p in papers).most_common(), hidden)
-
-    def canonical_author(self, name: str) -> str | None:
-        self._note("canonical_author", name)
-        return next((a for p in self.papers for a in p.author_names if a.casefold() == name.casefold()), None)
+                             Counter(p.conference for p in papers).most_common(), hidden, spellings=spellings)
 
     def conference(self, slug: str) -> ConferenceSummary | None:
         self._note("conference", slug)

@@ -69,6 +69,8 @@ def print_summary(summary: Summary) -> None:
         years = summary.pruned_scope
         scope = ", ".join(f"{c} {y}" for c, y in years) if len(years) <= 5 else f"{len(years)} conference-years"
         table.add_row("pruned", f"{summary.pruned:,} (from {scope})")
+    if summary.renamed is not None:
+        table.add_row("named", f"{summary.renamed:,} paper(s) (names others give them, mentions)")
     if summary.resent:
         table.add_row("re-sent", f"{summary.resent:,} batch(es)")
     console.print(table)

@@ -79,6 +79,22 @@ def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Seq
     return result
 
 
+def update_papers(es: Elasticsearch, client: redis.Redis, alias: str, updates: dict[str, dict]) -> int:
+    """Partial updates (``{paper id: fields}``) of stored papers, journaled like any write; returns how
+    many were written. A paper deleted meanwhile is no failure."""
+    if not updates:
+        return 0
+    written = 0
+    with WriteGate(client, alias).writing():
+        WriteJournal(client, alias).record(updates)
+        actions = ({"_op_type": "update", "_index": alias, "_id": i, "doc": doc} for i, doc in updates.items())
+        for ok, item in helpers.streaming_bulk(es, actions, chunk_size=BULK_CHUNK, max_chunk_bytes=BULK_BYTES,
+                                               raise_on_error=False, max_retries=5, initial_backoff=1):
+            written += ok
+    bump_generation(client, alias)
+    return written
+
+
 def delete_papers(es: Elasticsearch, client: redis.Redis, alias: str, ids: Sequence[str]) -> int:
     """Bulk delete (the core distribution has no delete_by_query); returns how many went."""
     if not ids:

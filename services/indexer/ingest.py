@@ -49,6 +49,7 @@ class Summary:
     rejected: int = 0
     pruned: int | None = None
     pruned_scope: list[tuple[str, int]] = field(default_factory=list)
+    renamed: int | None = None  # papers the corpus pass (names, mentions) rewrote; None: it did not run
     resent: int = 0
     abandoned_batches: int = 0
     rejects_path: Path | None = None
@@ -138,6 +139,8 @@ class Ingest:
             if self.prune and self._conference_years:
                 summary.pruned_scope = sorted(self._conference_years)
                 summary.pruned = self._prune()
+            if self.run.counts().indexed or summary.pruned:
+                summary.renamed = self._names()
         summary.problems += self._problems
         counts = self.run.counts()
         summary.read, summary.indexed, summary.unchanged, summary.rejected = (
@@ -324,6 +327,11 @@ class Ingest:
             "paperlist.prune", args=[self.alias, sorted(self._conference_years), sorted(self._seen)],
             queue=self.settings.queue, compression="zlib")
         return int(result.get(timeout=3600)["deleted"])
+
+    def _names(self) -> int:
+        """The corpus pass over the alias (what the new papers say of the others, and the reverse)."""
+        result = self.celery.send_task("paperlist.names", args=[self.alias], queue=self.settings.queue)
+        return int(result.get(timeout=3600)["updated"])
 
     def _write_rejects(self) -> Path:
         self.rejects_dir.mkdir(parents=True, exist_ok=True)

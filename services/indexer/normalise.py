@@ -21,6 +21,7 @@ from services.search.prominence import VenueScale, prominence, scale_key
 from .cleaning import clean_text, clean_title, dedupe, label_case, strip_html
 from .hyphenation import repair as repair_hyphenation
 from .names import merge_keywords
+from .naming import own_names
 from .sources import Origin, Rejected, origin_from_path, reader_named
 from .topics import derive_topics
 
@@ -126,6 +127,7 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         citations=_citations(record["citations"]),
         rating_avg=_rating(record.get("reviews") or []),
         reviews=record.get("reviews") or [],
+        names=own_names(title, abstract),
     )
     fields["prominence"] = prominence(Paper.model_construct(**fields), scale)
     content_hash = hashlib.sha256(json.dumps(

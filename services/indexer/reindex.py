@@ -40,6 +40,8 @@ from services.settings import Settings
 from . import venue_scales
 from .corpus import CorpusReader
 from .ingested_sources import SourceRegistry
+from .name_pass import run_pass
+from .naming import own_names
 from .reindex_state import LOCK_TTL, CopyProgress, Heartbeat, ReindexError, ReindexState, take_lock
 from .sources import SourceError
 from .vectors import carried, vector_fields
@@ -149,7 +151,11 @@ class Rebuild:
             if len(ids) < 100:
                 break
         self._check(heartbeat)
-        self.state.save(phase="finishing", replay_seconds=round(time.monotonic() - started, 1))
+        self.state.save(phase="naming", replay_seconds=round(time.monotonic() - started, 1))
+        started = time.monotonic()
+        named = run_pass(self.es, self.redis, self.target)  # the corpus pass over the new copy
+        self._check(heartbeat)
+        self.state.save(phase="finishing", naming_seconds=round(time.monotonic() - started, 1), named=named.updated)
         self.es.indices.put_settings(index=self.target, settings=serving_settings(self.settings.replicas))
         self.es.indices.refresh(index=self.target)
         self.es.cluster.health(index=self.target, wait_for_status="yellow", timeout="60s")
@@ -298,12 +304,14 @@ class Rebuild:
 
 
 def rebuilt(stored: dict, scales: Mapping[str, VenueScale] | None = None) -> dict:
-    """A stored document passed through the current code, so new derived fields appear.
+    """A stored document passed through the current code, so new derived fields appear (its own names
+    too; the names the corpus gives it are the corpus pass's, run over the copy before the swap).
 
     With ``scales`` (the live index's venue-year scales) its prominence prior is computed
     again, by the current formula; without, it is kept as stored.
     """
     paper = from_source(stored)
+    paper = paper.model_copy(update={"names": own_names(paper.title, paper.abstract)})  # by the current code
     if scales is not None:
         paper = paper.model_copy(update={"prominence": prominence(paper, scales.get(scale_key(paper.conference,
                                                                                               paper.year)))})

@@ -15,6 +15,7 @@ from services.search.prominence import VenueScale
 
 from .bulk_writer import delete_papers, index_papers
 from .celery_app import VISIBILITY_TIMEOUT
+from .name_pass import run_pass
 from .normalise import Rejected, normalise
 from .reindex import Rebuild, ReindexError, ReindexState, request_reindex
 from .runs import IngestRun, reject_entry
@@ -110,6 +111,16 @@ def prune(self, alias: str, conference_years: list[list], keep_ids: list[str]) -
         _transient(exc)
         raise
     return {"deleted": deleted, "candidates": len(doomed)}
+
+
+@shared_task(name="paperlist.names", bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
+def names(self, alias: str) -> dict:
+    """The corpus pass (:mod:`.name_pass`): names others give each paper, who introduced a name, mentions."""
+    try:
+        return asdict(run_pass(self.es, self.redis, alias))
+    except ApiError as exc:
+        _transient(exc)
+        raise
 
 
 @shared_task(name="paperlist.reindex", bind=True, acks_late=True, soft_time_limit=VISIBILITY_TIMEOUT - 600,

@@ -21,13 +21,11 @@ SHARED_MIN_PAPERS = 5
 SHARED_MIN_SHARE = 0.2
 
 
-def canonical_spelling(key: str, name_counts: Iterable[tuple[str, int]]) -> str | None:
-    """The most frequent spelling whose :func:`author_key` is ``key`` (ties: the first given)."""
-    best: tuple[int, str] | None = None
-    for name, count in name_counts:
-        if author_key(name) == key and (best is None or count > best[0]):
-            best = (count, name)
-    return best[1] if best else None
+def spellings(key: str, name_counts: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The spellings whose :func:`author_key` is ``key`` with their papers, the most frequent (the one
+    a page shows) first; ties keep the order given."""
+    found = [(name, count) for name, count in name_counts if author_key(name) == key]
+    return sorted(found, key=lambda nc: -nc[1])
 
 
 def merged_coauthors(name: str, name_counts: Iterable[tuple[str, int]], limit: int) -> list[tuple[str, int]]:

@@ -70,6 +70,7 @@ class AuthorProfile:
     conferences: list[tuple[str, int]]
     hidden: int = 0
     shared_name: bool = False  # papers by several people may share this name (authors.looks_shared)
+    spellings: list[tuple[str, int]] = field(default_factory=list)  # every spelling of the key, ``name`` first
 
 
 @dataclass

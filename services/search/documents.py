@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from .facets import FACETS
-from .model import Author, Links, Paper, Publication, ReviewScore, affiliations_of, name_key, title_key
-from .name_keys import author_key
+from .model import Author, Links, Paper, Publication, ReviewScore, affiliations_of, title_key
+from .name_keys import author_key, strip_accents
+from .paper_names import fold, name_keys
 from .taxonomy import label as topic_label
 
 # Source fields a result list needs; the detail page reads the whole document.
 SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
                   "abstract", "topics", "keywords", "track", "status", "status_raw",
-                  "award", "links", "citations", "rating_avg", "affiliations"]
+                  "award", "links", "citations", "rating_avg", "affiliations", "names", "given_names",
+                  "introduced", "mentions"]
 
 
 def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -> dict[str, Any]:
@@ -20,15 +22,16 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
     doc = paper.model_dump()
     doc.update(
         title_key=title_key(paper.title),
-        name_key=name_key(paper.title) or None,
+        **name_fields(paper),
         topic_labels=[topic_label(t) for t in paper.topics],
         author_names=paper.author_names,
+        authors_folded=[fold(name) for name in paper.author_names],
         author_keys=list(dict.fromkeys(author_key(name) for name in paper.author_names)),
         has_abstract=bool(paper.abstract.strip()),
         tier_rank=paper.tier_rank,
         **FACETS.derived_fields(paper),
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
-        author_suggest=[{"input": name_rotations(name[:60])} for name in paper.author_names] or None,
+        author_suggest=[{"input": _suggest_inputs(name[:60])} for name in paper.author_names] or None,
         ingest_run=run,
     )
     if indexed_at:
@@ -36,6 +39,13 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
     if doc["author_suggest"] is None:
         del doc["author_suggest"]
     return doc
+
+
+def name_fields(paper: Paper) -> dict[str, Any]:
+    """The stored names and the fields derived from them: what the corpus pass rewrites too."""
+    return {"names": paper.names, "given_names": paper.given_names, "introduced": paper.introduced,
+            "mentions": paper.mentions, "name_keys": name_keys(paper.known_as),
+            "intro_keys": name_keys(paper.introduced)}
 
 
 def name_rotations(name: str) -> list[str]:
@@ -48,9 +58,15 @@ def name_rotations(name: str) -> list[str]:
     return [" ".join(words[i:] + words[:i]) for i in range(len(words))] or [name]
 
 
+def _suggest_inputs(name: str) -> list[str]:
+    """A name's rotations, and those of its accent-folded spelling: "scholkopf" completes "Bernhard Schölkopf"."""
+    folded = strip_accents(name)
+    return name_rotations(name) + (name_rotations(folded) if folded != name else [])
+
+
 def name_of_rotation(text: str, names: list[str]) -> str:
     """The name among ``names`` that ``text`` (a matched completion input) is a rotation of."""
-    return next((n for n in names if text in name_rotations(n[:60])), text)
+    return next((n for n in names if text in _suggest_inputs(n[:60])), text)
 
 
 def _suggest_weight(paper: Paper) -> int:

@@ -20,6 +20,7 @@ from .catalogue import VENUE_KINDS, catalogue
 from .errors import InvalidRequest
 from .limits import MAX_FILTER_VALUES, MAX_VALUE_CHARS, MAX_YEAR, MIN_YEAR
 from .model import HIDDEN_STATUSES, STATUSES, Paper
+from .name_keys import author_key
 
 Clause = dict[str, Any]
 
@@ -133,6 +134,21 @@ class Facet:
 
 
 _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+@dataclass(frozen=True)
+class KeyedFacet(Facet):
+    """A terms facet whose selection matches by a key of its values: an author's name, case and
+    accents aside ("Remi Munos" selects "Rémi Munos" too), counted by the names as written."""
+
+    key_field: str = ""
+    key: Callable[[str], str] = _same
+
+    def value_clause(self, value: Any) -> Clause:
+        return {"terms": {self.key_field: [self.key(value)]}}
+
+    def clause(self, values: tuple[Any, ...]) -> Clause:
+        return {"terms": {self.key_field: list(dict.fromkeys(self.key(v) for v in values))}}
 
 
 @dataclass(frozen=True)
@@ -429,7 +445,8 @@ FACETS = FacetRegistry((
                 labels=lambda v: _STATUS_LABELS.get(v, v.capitalize()), choices=_STATUS_VALUES, hidden=HIDDEN_STATUSES),
     Facet("track", "track", "Track", 15, "Track, e.g. main."),
     Facet("keyword", "keywords.raw", "Keyword", 15, "Source keyword (lower-case).", on_demand=True),
-    Facet("author", "author_names.raw", "Author", 15, "Exact author name.", on_demand=True),
+    KeyedFacet("author", "author_names.raw", "Author", 15, "An author's name (case and accents aside).",
+               on_demand=True, key_field="author_keys", key=author_key),
     Facet("affiliation", "affiliations.raw", "Affiliation", 15, "Exact affiliation.", on_demand=True),
     ScoreFacet("rating", "rating_avg", "Review rating", 12,
                "Mean review rating: a whole point (6: from 6 to under 7, as counted) or a range (5.5-7, inclusive); "

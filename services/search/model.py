@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .paper_names import names_in_order
+
 STATUSES = ("oral", "spotlight", "poster", "accept", "findings", "short", "demo", "workshop",
             "reject", "withdrawn", "unknown")
 HIDDEN_STATUSES = ("reject", "withdrawn")
@@ -117,6 +119,20 @@ class Paper(BaseModel):
     reviews: list[ReviewScore] = Field(default_factory=list)
     # How much the paper stood out at its venue-year, in [0, 1] (services.search.prominence).
     prominence: float = 0.5
+    # The names it is known by (services.search.paper_names): its own, from its record (the title's
+    # name, names its abstract coins; services.indexer.naming), and those the corpus gives it; of all
+    # of them, the ones it introduced; and how many later papers here mention one of those (None:
+    # nothing it introduced, or not counted yet). The last three are the corpus pass's
+    # (services.indexer.name_pass).
+    names: list[str] = Field(default_factory=list)
+    given_names: list[str] = Field(default_factory=list)
+    introduced: list[str] = Field(default_factory=list)
+    mentions: int | None = None
+
+    @property
+    def known_as(self) -> list[str]:
+        """Every name, its own first, each spelling of one name once."""
+        return names_in_order(self.names + self.given_names)
     source: str = ""
     position: int = 0
     content_hash: str = ""
@@ -157,7 +173,6 @@ def affiliations_of(authors: Iterable[Author | dict]) -> list[str]:
 
 
 _KEY_DROP = re.compile(r"[^\w]+", re.UNICODE)
-MAX_NAME_WORDS = 8
 
 
 def title_key(title: str) -> str:
@@ -165,18 +180,3 @@ def title_key(title: str) -> str:
     text = unicodedata.normalize("NFKD", title)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
     return " ".join(_KEY_DROP.sub(" ", text).split())
-
-
-def name_key(title: str) -> str:
-    """The title key of a title's *name*: the part before its first colon, when that is 1-8 words.
-
-    "LoRA: Low-Rank Adaptation of Large Language Models" is named "lora"; "Direct Preference
-    Optimization: Your Language Model is Secretly a Reward Model" is named "direct preference
-    optimization". A title without a colon has no separate name (its whole title is the name,
-    which ``title_key`` already covers), so this is "" then, and for a long lead-in that does
-    not read as a name ("In this paper we ...: ").
-    """
-    head, colon, _ = title.partition(":")
-    if not colon or len(head.split()) > MAX_NAME_WORDS:
-        return ""
-    return title_key(head)

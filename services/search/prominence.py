@@ -19,6 +19,7 @@ tiers or citations sits in the middle rather than below the venues that have the
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,8 @@ WEIGHTS = {"tier": 0.35, "rating": 0.25, "citations": 0.30, "code": 0.10}
 AWARD = 1.0
 TIERS = {"oral": 0.9, "spotlight": 0.75, "poster": 0.5, "accept": 0.5, "unknown": 0.5,
          "findings": 0.4, "short": 0.4, "demo": 0.4, "workshop": 0.35, "reject": 0.2, "withdrawn": 0.15}
+MENTIONS_TOP = 300  # later papers here mentioning a name it introduced: the citations signal's top, where
+                    # the source counts no citations (log-scaled: 1 mention 0.56, 20 0.77, 300 1.0)
 SCALE_POINTS = 101  # quantiles kept per signal: a venue-year's scale is a few hundred numbers at most
 DECIMALS = 2  # stored rounded: a list that grows by a few papers rarely changes anyone's prior
 
@@ -80,13 +83,23 @@ def mid_rank(value: float | None, table: tuple[float, ...]) -> float:
     return (below + upto) / (2 * len(table))
 
 
+def mention_rank(mentions: int | None) -> float:
+    """The corpus's own citation count: NEUTRAL for none, up to 1 at :data:`MENTIONS_TOP` later mentions.
+
+    Only upward: most papers introduced no name anyone repeats, and they stay in the middle."""
+    if not mentions:
+        return NEUTRAL
+    return NEUTRAL + (1 - NEUTRAL) * min(1.0, math.log1p(mentions) / math.log1p(MENTIONS_TOP))
+
+
 def signals(paper: Paper, scale: VenueScale | None) -> dict[str, float]:
     """Each signal of ``paper`` in [0, 1], NEUTRAL where its source has nothing to say."""
     scale = scale or VenueScale()
     return {
         "tier": AWARD if paper.award else TIERS.get(paper.status, NEUTRAL),
         "rating": mid_rank(paper.rating_avg, scale.ratings),
-        "citations": mid_rank(paper.citations, scale.citations),
+        "citations": (mid_rank(paper.citations, scale.citations) if paper.citations is not None
+                      else mention_rank(paper.mentions)),
         "code": 1.0 if paper.links.code or paper.links.project else NEUTRAL,
     }
 

@@ -8,9 +8,12 @@ of :mod:`.text_query` is wrapped in a ``function_score`` whose factors multiply 
 (scale-free: a one-word query scores ~60, a three-word one ~300):
 
 * **known-item factors** (filters, each a fixed multiplier, :data:`FACTORS`): the query is
-  the whole title (its ``title_key``), the title's *name* (``name_key``, the part before the
-  colon), the start of the name (a ``prefix``, so a word cut mid-way still counts), the start
-  of the title while its last word is cut, or an author's surname plus title words;
+  the whole title (its ``title_key``), one of the paper's *names* (``name_keys``: the part of the
+  title before its colon, a name its abstract coins, an acronym other papers give it;
+  :mod:`.paper_names`), a name the paper *introduced* (``intro_keys``: it bore the name first, when
+  the name was new), a name plus an author's surname ("maml finn"), the start of a name (a
+  ``prefix``, so a word cut mid-way still counts), the start of the title while its last word is
+  cut, or an author's surname plus title words;
 * **the prominence prior** (:mod:`.prominence`): ``1 + PRIOR_WEIGHT * (prominence - 0.5)``,
   a factor in [0.8, 1.2] that orders papers matching about equally well and cannot lift a
   weak match over a strong one (each known-item factor is larger than the prior's whole range).
@@ -22,10 +25,12 @@ the formula and how it was measured (``bench/known_item.py``, ``bench/topical.py
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .limits import MAX_QUERY
 from .model import title_key
+from .paper_names import fold, query_key
 from .prominence import NEUTRAL
 from .query_language import ParsedQuery
 from .schema import ENGLISH_STOPWORDS
@@ -33,14 +38,19 @@ from .schema import ENGLISH_STOPWORDS
 # The known-item multipliers, by what the query is of a paper's title.
 FACTORS = {
     "title": 8.0,         # the whole title (case, accents and punctuation aside)
-    "name": 4.0,          # the name before the title's colon: "lora", "direct preference optimization"
+    "name": 4.0,          # one of its names: "lora", "direct preference optimization", "vq-vae", "maml"
+    "introduced": 2.0,    # ... a name it introduced (times the name's 4): the paper a name belongs to
+    "name_author": 4.0,   # a name plus an author's names: "maml finn", "vqvae van den oord"
     "title_start": 2.0,   # the start of the title, its last word cut: "direct preference optim"
     "name_start": 1.6,    # the start of the name: "direct pref"
     "author_title": 2.0,  # one word is an author's name, the others are all in the title: "adamw loshchilov"
 }
 PRIOR_WEIGHT = 0.4
 MIN_KEY_CHARS = 2  # a shorter start ("a") starts half the corpus and tells nothing
+_NAME_PLUS = re.compile(r"\w\+")  # "C++", "MAML++", "A+B"; not "+required" nor "A + B"
+MIN_INTRO_MENTIONS = 2  # later abstracts mentioning a name before its introducer is lifted for it
 AUTHOR_TITLE_WORDS = (2, 6)  # queries of this many content words may be words plus an author
+NAME_AUTHOR_WORDS = 3  # a name of up to this many words, before or after up to this many of an author's
 
 
 def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -49,29 +59,62 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
     ``raw`` is the query as typed: a pasted title may hold syntax ("BERT: ...", "A OR B?")
     that parses into other words, and it is still that title.
     """
-    key = title_key(parsed.title_text())
+    text = parsed.title_text()
+    key = title_key(text)
     out: list[tuple[str, dict[str, Any]]] = []
     titles = [k for k in dict.fromkeys((key, title_key(raw[:MAX_QUERY]))) if len(k) >= MIN_KEY_CHARS]
     if titles:
         out.append(("title", {"terms": {"title_key": titles}}))
-    if len(key) >= MIN_KEY_CHARS:
-        out += [("name", {"term": {"name_key": key}}), ("name_start", {"prefix": {"name_key": key}})]
+    # The text as parsed, and as typed ("A + B" parses into "A B"; its name keeps the "+"). A "+" typed
+    # right after a word is part of the name: "ControlNet++" is not ControlNet, so only the typed key counts.
+    typed_key = query_key(raw[:MAX_QUERY])
+    named = [typed_key] if _NAME_PLUS.search(raw[:MAX_QUERY]) else [
+        k for k in dict.fromkeys((query_key(text), typed_key)) if k]
+    if named:
+        # A name counts as introduced once later papers mention it (one is its namesake, as often as not).
+        introduced = {"bool": {"filter": [{"terms": {"intro_keys": named}},
+                                          {"range": {"mentions": {"gte": MIN_INTRO_MENTIONS}}}]}}
+        out += [("name", {"terms": {"name_keys": named}}), ("introduced", introduced)]
     typed = parsed.still_typed()
+    if named and typed and typed.field in (None, "title"):
+        # A name's start, like the title's, only while the last word is cut ("direct pref", "graphsa"):
+        # "stochastic gradient descent" starts many names, and lifting them cost topical precision.
+        out.append(("name_start", {"bool": {"filter": [{"prefix": {"name_keys": named[0]}}],
+                                            "must_not": [{"match": {"title": typed.text}}]}}))
     if typed and typed.field in (None, "title") and len(key) >= MIN_KEY_CHARS:
         # Only while the last word is cut: "transfer learning" starts hundreds of titles (a topic,
         # which this factor cost 6 points of topical precision); "equivariant polynomials for
         # graph neur" starts one, and no title holds "neur" as a word (stemmed: "processes" is "process").
         out.append(("title_start", {"bool": {"filter": [{"prefix": {"title_key": key}}],
                                              "must_not": [{"match": {"title": typed.text}}]}}))
+    out += _name_author(parsed.free_text().split())
     words = [w for w in parsed.free_text().split() if w.lower() not in ENGLISH_STOPWORDS]
     low, high = AUTHOR_TITLE_WORDS
     if low <= len(words) <= high:
         for i, word in enumerate(words):
             rest = " ".join(words[:i] + words[i + 1:])
             out.append(("author_title", {"bool": {"filter": [
-                {"match": {"author_names": word}},
+                {"match": {"authors_folded": fold(word)}},
                 {"match": {"title": {"query": rest, "operator": "and"}}},
             ]}}))
+    return out
+
+
+def _name_author(words: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """A name and an author's names in either order ("maml finn", "zoph le nas"): each split of the
+    words into a name (1-3 words) and an author (1-3 words), as a name and an introduced name."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    n = len(words)
+    for cut in range(1, n):
+        for name_words, author_words in ((words[:cut], words[cut:]), (words[cut:], words[:cut])):
+            if len(name_words) > NAME_AUTHOR_WORDS or len(author_words) > NAME_AUTHOR_WORDS:
+                continue
+            key = query_key(" ".join(name_words))
+            if not key:
+                continue
+            author = {"match": {"authors_folded": {"query": fold(" ".join(author_words)), "operator": "and"}}}
+            out += [("name_author", {"bool": {"filter": [{"term": {"name_keys": key}}, author]}}),
+                    ("introduced", {"bool": {"filter": [{"term": {"intro_keys": key}}, author]}})]
     return out
 
 

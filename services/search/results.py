@@ -12,7 +12,7 @@ from .facets import FacetValue
 from .limits import MAX_WINDOW
 from .model import Paper
 from .request import DEFAULT_MODE, SearchRequest, encode_cursor
-from .search_body import LEXICAL_MATCHES, facet_aggregations
+from .search_body import CITED, LEXICAL_MATCHES, facet_aggregations
 
 
 # What a search may leave out of its answer when it runs out of time (its hits never).
@@ -41,6 +41,7 @@ class SearchResults:
     took_ms: int = 0
     hidden: dict[str, int] = field(default_factory=dict)  # left-out values (rejected, withdrawn) -> count
     lexical_total: int | None = None  # papers the words match, when kNN adds others (hybrid)
+    cited: int | None = None  # of the hits, those with a citation count (sorted by citations)
     corrected_from: str | None = None  # the query as typed, when these are its correction's results
     hint: str | None = None  # why nothing was found, when it can be told (services.search.corrections.HINTS)
     left_out: tuple[str, ...] = ()  # parts that ran out of time (LEFT_OUT_*): an answer not to keep
@@ -111,6 +112,9 @@ def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
     lexical = (resp.get("aggregations") or {}).get(LEXICAL_MATCHES)
     if lexical is not None:
         results.lexical_total = lexical["doc_count"]
+    cited = (resp.get("aggregations") or {}).get(CITED)
+    if cited is not None:
+        results.cited = cited["doc_count"]
     return results
 
 

@@ -20,8 +20,10 @@ from .embedding import DIMS
 # has_abstract (derived: a plain reindex fills them); 8: review scores (rating_avg, reviews), the
 # paper's own affiliations, pages/volume/publisher (new source fields: reindex --from-sources) and
 # tier_rank (sorts); 9: name_key and prominence, for known-item ranking, and author names without
-# length norms
-SCHEMA_VERSION = 9
+# length norms; 10: the names a paper is known by (names, given_names, name_keys,
+# intro_keys, introduced, mentions; issue 29) in place of name_key, and author names folded for
+# matching (authors_folded)
+SCHEMA_VERSION = 10
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
 ENGLISH_STOPWORDS = frozenset((
@@ -84,7 +86,15 @@ MAPPINGS: dict[str, Any] = {
             },
         },
         "title_key": {"type": "keyword"},
-        "name_key": {"type": "keyword"},  # title_key of the name before a title's colon ("lora")
+        # The names a paper is known by (services.search.paper_names): its own and those the corpus
+        # gives it (stored), matched as whole folded keys ("vq-vae", "VQVAE" -> "vqvae"; a name's
+        # words are the title's and abstract's, already matched there); the keys of the names it introduced.
+        "names": {"type": "keyword", "index": False},
+        "given_names": {"type": "keyword", "index": False},
+        "name_keys": {"type": "keyword"},
+        "intro_keys": {"type": "keyword"},
+        "introduced": {"type": "keyword", "index": False},
+        "mentions": {"type": "integer"},  # later papers here mentioning a name it introduced
         "prominence": {"type": "half_float"},  # the ranking prior (services.search.prominence)
         "abstract": _english(index_options="offsets"),
         "has_abstract": {"type": "boolean"},  # "exists" matches an empty abstract too
@@ -99,6 +109,9 @@ MAPPINGS: dict[str, Any] = {
         # No length norms: a paper with eight authors is no less by each of them than one with two.
         "author_names": {"type": "text", "analyzer": "exact_text", "norms": False,
                          "fields": {"raw": _facet()}},
+        # The same names with accents folded (the core node has no asciifolding): what words match,
+        # so "scholkopf" and "schölkopf" (folded by the query) find the same papers.
+        "authors_folded": {"type": "text", "analyzer": "exact_text", "norms": False},
         "author_keys": {"type": "keyword"},  # name_keys.author_key of each name: /authors/<any case>
         "affiliations": {"type": "text", "analyzer": "english_text",
                          "fields": {"raw": _facet()}},

@@ -85,6 +85,10 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
         body["highlight"] = {**HIGHLIGHT, "highlight_query": highlight_query(parsed, expand_last=req.expand_last)}
     if facets and req.counted_facets:
         body["aggs"] = _aggregations(req, active)
+    if effective_sort(req.sort, not parsed.is_empty) == "citations" and req.page_size:
+        # How many of the hits have a count: the page says it (the others follow by mentions here).
+        body.setdefault("aggs", {})[CITED] = {"filter": {"bool": {"filter": [
+            {"exists": {"field": "citations"}}, *active.values()]}}}
     return body
 
 
@@ -108,6 +112,8 @@ def build_suggest(req: SearchRequest) -> dict[str, Any] | None:
 
 # A hybrid search's count of the papers its words match (kNN adds neighbours to any query).
 LEXICAL_MATCHES = "lexical_matches"
+# A citation-sorted search's count of its hits that have a citation count.
+CITED = "cited"
 # Aggregation names: a group of facets sharing one filter, and a facet's sub-aggregation in it.
 _GROUP = "facets_"
 _SUB = "."

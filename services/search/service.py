@@ -419,36 +419,33 @@ class PaperSearch:
 
     @translating
     def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile:
-        """The papers a search for the author lists (rejected/withdrawn left out and counted apart)."""
+        """The papers of every spelling of ``name`` that folds to its key (case and accents aside:
+        "Remi Munos" and "Rémi Munos" are one page), under its most frequent spelling; rejected and
+        withdrawn papers left out and counted apart."""
+        key = author_key(name)
         resp = self._search(size=size, _source=SUMMARY_FIELDS,
-                              query={"term": {"author_names.raw": name}}, post_filter=_VISIBLE,
+                              query={"term": {"author_keys": key}}, post_filter=_VISIBLE,
                               track_total_hits=True, sort=sort_clauses(BROWSE_SORT),
                               aggs={"listed": {"filter": _VISIBLE, "aggs": _PROFILE_AGGS},
-                                    "hidden": {"filter": _HIDDEN}})
+                                    "hidden": {"filter": _HIDDEN},
+                                    "spellings": {"terms": {"field": "author_names.raw", "size": 50}}})
         body = resp.body
         aggs = body["aggregations"]["listed"]
         papers = [from_source(h["_source"]) for h in body["hits"]["hits"]]
+        spellings = authors.spellings(key, _buckets(body["aggregations"]["spellings"]))
+        shown = spellings[0][0] if spellings else name
         return AuthorProfile(
-            name=name,
+            name=shown,
             total=body["hits"]["total"]["value"],
             papers=papers,
             years=[(int(b["key"]), b["doc_count"]) for b in aggs["years"]["buckets"]],
-            coauthors=authors.merged_coauthors(name, _buckets(aggs["coauthors"]), limit=20),
-            affiliations=_author_affiliations(name, papers),
+            coauthors=authors.merged_coauthors(shown, _buckets(aggs["coauthors"]), limit=20),
+            affiliations=_author_affiliations(key, papers),
             conferences=[(b["key"], b["doc_count"]) for b in aggs["conferences"]["buckets"]],
             hidden=body["aggregations"]["hidden"]["doc_count"],
-            shared_name=authors.looks_shared(name, papers),
+            shared_name=authors.looks_shared(shown, papers),
+            spellings=spellings,
         )
-
-    @translating
-    def canonical_author(self, name: str) -> str | None:
-        """The most frequent spelling of ``name`` ignoring case and accents, or None when no paper has it."""
-        key = author_key(name)
-        if not key:
-            return None
-        resp = self._search(size=0, query={"term": {"author_keys": key}},
-                              aggs={"names": {"terms": {"field": "author_names.raw", "size": 50}}})
-        return authors.canonical_spelling(key, _buckets(resp.body["aggregations"]["names"]))
 
     @translating
     def conference(self, slug: str) -> ConferenceSummary | None:
@@ -476,12 +473,12 @@ def _buckets(agg: dict) -> list[tuple[str, int]]:
     return [(b["key"], b["doc_count"]) for b in agg["buckets"]]
 
 
-def _author_affiliations(name: str, papers: list[Paper]) -> list[tuple[str, int]]:
+def _author_affiliations(key: str, papers: list[Paper]) -> list[tuple[str, int]]:
     """The author's own affiliations (aligned per author in the source), most frequent first."""
     counts: dict[str, int] = {}
     for paper in papers:
         for author in paper.authors:
-            if author.name == name and author.affiliation:
+            if author.affiliation and author_key(author.name) == key:
                 for part in author.affiliation.split("; "):
                     counts[part] = counts.get(part, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:10]

@@ -9,6 +9,8 @@ from typing import Any
 
 # Unknown counts and ratings sort last; ``unmapped_type`` keeps an index older than a field sortable.
 _CITED = {"citations": {"order": "desc", "missing": "_last"}}
+# Where no count is known, the corpus's own: later papers here mentioning a name the paper introduced.
+_MENTIONED = {"mentions": {"order": "desc", "missing": "_last", "unmapped_type": "integer"}}
 _RATED = {"rating_avg": {"order": "desc", "missing": 0, "unmapped_type": "float"}}  # ratings are > 0
 _TIER = {"tier_rank": {"order": "asc", "unmapped_type": "byte"}}  # documents.tier_rank: orals first
 _TITLE = {"title_key": {"order": "asc"}}  # the folded title: A-Z ignoring case, accents and punctuation
@@ -29,8 +31,9 @@ SORTS: dict[str, Sort] = {s.name: s for s in (
     Sort("oldest", "Oldest", ({"year": "asc"}, _TIER, _TITLE, _TIE)),
     Sort("tier", "Orals first", (_TIER, {"year": "desc"}, _TITLE, _TIE)),
     Sort("title", "Title A–Z", (_TITLE, {"year": "desc"}, _TIE)),
-    # Most papers have no count or rating: those come last, in relevance order.
-    Sort("citations", "By citations, where known", (_CITED, "_score", {"year": "desc"}, _TIE)),
+    # Most papers have no count or rating: those come last, in relevance order; without a citation
+    # count, first those whose names later papers here mention most (results say how many have a count).
+    Sort("citations", "By citations, then mentions here", (_CITED, _MENTIONED, "_score", {"year": "desc"}, _TIE)),
     Sort("rating", "By review rating, where known", (_RATED, "_score", {"year": "desc"}, _TIE)),
 )}
 DEFAULT_SORT = "relevance"
@@ -42,6 +45,7 @@ CURSOR_KINDS: dict[str, Callable[[Any], bool]] = {
     "_score": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
     "year": lambda v: isinstance(v, int) and not isinstance(v, bool) and v in _INT64,
     "citations": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and v in _INT64),
+    "mentions": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and v in _INT64),
     "rating_avg": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
     "tier_rank": lambda v: isinstance(v, int) and not isinstance(v, bool) and v in _INT64,
     "title_key": lambda v: v is None or (isinstance(v, str) and len(v) <= 4000),

@@ -3,15 +3,16 @@ versions of one work."""
 
 from __future__ import annotations
 
-from services.search.authors import canonical_spelling, looks_shared, merged_coauthors, same_work
+from services.search.authors import looks_shared, merged_coauthors, same_work, spellings
 from services.search.documents import to_document
 from services.search.model import Author, Paper
 
 
-def test_canonical_spelling_is_the_most_frequent_with_the_same_key():
-    counts = [("Samy Bengio", 40), ("Yoshua Bengio", 30), ("YOSHUA BENGIO", 2), ("Yoshua Bengió", 1)]
-    assert canonical_spelling("yoshua bengio", counts) == "Yoshua Bengio"
-    assert canonical_spelling("nobody", counts) is None
+def test_spellings_of_a_key_most_frequent_first():
+    counts = [("Samy Bengio", 40), ("Yoshua Bengió", 1), ("Yoshua Bengio", 30), ("YOSHUA BENGIO", 2)]
+    assert spellings("yoshua bengio", counts) == [("Yoshua Bengio", 30), ("YOSHUA BENGIO", 2), ("Yoshua Bengió", 1)]
+    assert spellings("remi munos", [("Rémi Munos", 9), ("Remi Munos", 3)]) == [("Rémi Munos", 9), ("Remi Munos", 3)]
+    assert spellings("nobody", counts) == []
 
 
 def test_coauthor_spellings_merge_into_the_most_frequent():

@@ -156,10 +156,17 @@ class TestFacetFilters:
         assert "selected" not in aggs["topic"]["aggs"]
 
     @pytest.mark.parametrize("facet, field", [(f.name, f.field) for f in FACETS
-                                              if f.name not in ("year", "has_code", "rating")])
+                                              if f.name not in ("year", "has_code", "rating", "author")])
     def test_facet_filter_fields(self, facet, field):
         assert FACETS[facet].filter(("a", "b")) == {"terms": {field: ["a", "b"]}}
         assert FACETS[facet].filter(()) == (HIDE if facet == "status" else None)
+
+    def test_an_author_is_selected_by_the_key_of_the_name(self):
+        """Counted by the names as written; selected case and accents aside (one author page, one filter)."""
+        author = FACETS["author"]
+        assert author.filter(("Rémi Munos", "Remi Munos", "Yoshua Bengio")) == {
+            "terms": {"author_keys": ["remi munos", "yoshua bengio"]}}
+        assert author.aggregation(("Rémi Munos",))["values"] == {"terms": {"field": "author_names.raw", "size": 15}}
 
     def test_rating_facet_filters_a_point_or_an_inclusive_range(self):
         rating = FACETS["rating"]
@@ -266,10 +273,12 @@ class TestSortAndPaging:
         assert sort_clauses("newest")[:3] == [{"year": "desc"}, {"tier_rank": {"order": "asc", "unmapped_type": "byte"}},
                                               {"title_key": {"order": "asc"}}]
         assert list(sort_clauses("tier")[0]) == ["tier_rank"] and list(sort_clauses("title")[0]) == ["title_key"]
-        assert sort_clauses("citations")[:2] == [{"citations": {"order": "desc", "missing": "_last"}}, "_score"]
+        assert sort_clauses("citations")[:3] == [{"citations": {"order": "desc", "missing": "_last"}},
+                                                {"mentions": {"order": "desc", "missing": "_last", "unmapped_type": "integer"}},
+                                                "_score"]  # no count from the source: the mentions here
         rated = sort_clauses("rating")[0]["rating_avg"]
         assert rated["order"] == "desc" and rated["missing"] == 0  # every real rating is above 0
-        assert SORTS["citations"].label == "By citations, where known"
+        assert SORTS["citations"].label == "By citations, then mentions here"
 
     def test_every_status_has_a_tier_rank_orals_first(self):
         from services.search.model import STATUSES, TIER_ORDER

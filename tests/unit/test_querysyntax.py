@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from services.search import text_query
 from services.search.limits import MAX_PREFIX_TERMS, MAX_QUERY, MAX_YEAR, MIN_YEAR, PREFIX_EXPANSIONS
 from services.search.model import title_key
+from services.search.paper_names import name_key
 from services.search.query_language import (
     MAX_CLAUSES,
     MAX_TERM_CHARS,
@@ -355,17 +356,23 @@ def compiled(q: str) -> dict:
 
 
 def word_query(text: str, zero_terms: bool = True) -> dict:
+    """A plain word: every word field, or a paper's name whose key it is."""
     mm = {"query": text, "type": "cross_fields", "operator": "and",
           "fields": list(text_query.WORD_FIELDS)}
     if zero_terms:
         mm["zero_terms_query"] = "all"
-    return {"multi_match": mm}
+    return named({"multi_match": mm}, text)
+
+
+def named(query: dict, text: str) -> dict:
+    key = name_key(text)
+    return {"bool": {"should": [query, {"term": {"name_keys": {"value": key, "boost": text_query.NAME_KEY_BOOST}}}], "minimum_should_match": 1}} if key else query
 
 
 def typed_query(text: str) -> dict:
     """The last word: the word, or a word it starts in titles, author names and keywords."""
     prefixes = [{"prefix": {field: {"value": text, "boost": boost, "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}}}
-                for field, boost in (("title.exact", 4.0), ("author_names", 2.0), ("keywords.exact", 2.0))]
+                for field, boost in (("title.exact", 4.0), ("authors_folded", 2.0), ("keywords.exact", 2.0))]
     return {"bool": {"should": [word_query(text), {"bool": {"should": prefixes, "minimum_should_match": 1}}],
                      "minimum_should_match": 1}}
 
@@ -391,8 +398,8 @@ def test_compile_one_cross_fields_clause_per_word():
                                 for f, b in (("title.exact", 4.0), ("keywords.exact", 2.0))],
                      "minimum_should_match": 1}} in body["should"]
     assert len(compiled("graph author:bengio")["should"]) == 1  # an author being typed adds no score-only prefix
-    fields = body["must"][0]["multi_match"]["fields"]
-    assert fields[:4] == ["title^4", "keywords^2", "topic_labels^1.5", "author_names^2"]
+    fields = body["must"][0]["bool"]["should"][0]["multi_match"]["fields"]
+    assert fields[:5] == ["title^4", "keywords^2", "topic_labels^1.5", "authors_folded^2", "affiliations^1"]
     assert {"affiliations^1", "abstract^1", "tldr^1"} <= set(fields)
     assert "must_not" not in body
 
@@ -428,7 +435,7 @@ def test_compile_phrase_uses_unstemmed_fields():
     mm = body["must"][0]["multi_match"]
     assert mm["type"] == "phrase" and mm["query"] == "learning to rank"
     assert "title.exact^4" in mm["fields"] and "abstract.exact^1" in mm["fields"]
-    assert "author_names^2" in mm["fields"]
+    assert "authors_folded^2" in mm["fields"] and not any(f.startswith("name") for f in mm["fields"])
     assert not any(f.split("^")[0] in ("title", "abstract", "tldr", "keywords") for f in mm["fields"])
 
 
@@ -438,7 +445,7 @@ def test_compile_simple_prefix_is_lowercased_prefix_queries():
     assert group["minimum_should_match"] == 1
     capped = {"value": "transfor", "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}
     assert {"prefix": {"title.exact": {**capped, "boost": 4.0}}} in group["should"]
-    assert {"prefix": {"author_names": {**capped, "boost": 2.0}}} in group["should"]
+    assert {"prefix": {"authors_folded": {**capped, "boost": 2.0}}} in group["should"]
     assert {"prefix": {"abstract.exact": {**capped, "boost": 1.0}}} in group["should"]
     assert "should" not in body  # a prefix is not free text
 
@@ -469,15 +476,15 @@ def test_compile_scoped_terms():
     assert must[1] == {"match_phrase": {"title.exact": {"query": "graph neural"}}}
     assert must[2] == {"prefix": {"title.exact": {"value": "gra", "boost": 1.0,
                                                   "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}}}
-    assert must[3] == {"match_phrase": {"author_names": {"query": "geoffrey hinton"}}}
-    assert must[4] == {"match": {"author_names": {"query": "hinton", "operator": "and"}}}
+    assert must[3] == {"match_phrase": {"authors_folded": {"query": "geoffrey hinton"}}}
+    assert must[4] == {"match": {"authors_folded": {"query": "hinton", "operator": "and"}}}
     assert must[5]["multi_match"]["fields"] == ["abstract", "abstract.exact"]
     assert must[6] == {"match": {"affiliations": {"query": "toronto", "operator": "and"}}}
 
 
 def test_compile_or_group():
     must = compiled("gnn OR author:hinton")["must"]
-    assert must == [{"bool": {"should": [word_query("gnn"), {"match": {"author_names": {
+    assert must == [{"bool": {"should": [word_query("gnn"), {"match": {"authors_folded": {
         "query": "hinton", "operator": "and"}}}], "minimum_should_match": 1}}]
 
 
@@ -488,7 +495,7 @@ def test_compile_negations_go_to_must_not():
     # A negated stopword must not turn into "exclude everything".
     assert must_not[0] == word_query("matching", zero_terms=False)
     assert must_not[1]["multi_match"]["type"] == "phrase"
-    assert must_not[2] == {"match": {"author_names": {"query": "smith", "operator": "and"}}}
+    assert must_not[2] == {"match": {"authors_folded": {"query": "smith", "operator": "and"}}}
 
 
 def test_compile_only_negations_is_match_all_plus_must_not():
@@ -509,14 +516,14 @@ def test_compile_uses_module_weights(monkeypatch):
     monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9", "abstract^0.1"))
     monkeypatch.setattr(text_query, "TITLE_PHRASE_BOOST", 7.0)
     body = compiled("graph neural")
-    assert body["must"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
+    assert body["must"][0]["bool"]["should"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
     assert {"match_phrase": {"title": {"query": "graph neural", "slop": 2, "boost": 7.0}}} in body["should"]
 
 
 def test_compile_single_weighted_field_keeps_the_boost(monkeypatch):
     monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9",))
-    assert compiled("graph")["must"][0] == {"match": {"title": {
-        "query": "graph", "operator": "and", "zero_terms_query": "all", "boost": 9.0}}}
+    assert compiled("graph")["must"][0] == named({"match": {"title": {
+        "query": "graph", "operator": "and", "zero_terms_query": "all", "boost": 9.0}}}, "graph")
 
 
 def test_compile_clause_limit_bounds_query_size():
@@ -597,7 +604,7 @@ def test_quoted_invalid_year_is_a_phrase_not_a_word_with_punctuation():
 
 def test_a_hyphenated_word_is_one_compound_not_two_words_anywhere():
     body = compiled("self-consistency wang")
-    assert body["must"][0] == {"multi_match": {"query": "self-consistency", "type": "phrase",
-                                               "fields": list(text_query.WORD_FIELDS)}}
+    assert body["must"][0] == named({"multi_match": {"query": "self-consistency", "type": "phrase",
+                                                     "fields": list(text_query.WORD_FIELDS)}}, "self-consistency")
     assert body["must"][1] == word_query("wang")
-    assert compiled("consistency -self-supervised")["must_not"][0]["multi_match"]["type"] == "phrase"
+    assert compiled("consistency -self-supervised")["must_not"][0]["bool"]["should"][0]["multi_match"]["type"] == "phrase"

@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from services.search.model import name_key, title_key
+from services.search.model import title_key
+from services.search.paper_names import name_key, title_name
 from services.search.query_language import parse
-from services.search.ranking import FACTORS, PRIOR_WEIGHT, known_item_filters, ranked
+from services.search.ranking import FACTORS, MIN_INTRO_MENTIONS, PRIOR_WEIGHT, known_item_filters, ranked
 
 TEXT = {"match_all": {}}
 
@@ -23,21 +24,40 @@ def filters(q: str) -> dict[str, list]:
 
 
 def test_a_title_is_its_key_and_a_name_is_the_part_before_the_colon():
-    assert name_key("LoRA: Low-Rank Adaptation of Large Language Models") == "lora"
-    assert name_key("Direct Preference Optimization: Your Language Model is Secretly a Reward Model") \
-        == "direct preference optimization"
-    assert name_key("Attention is All you Need") == ""
-    assert name_key("In this paper we study the question of how one can possibly learn: a note") == ""
+    assert title_name("LoRA: Low-Rank Adaptation of Large Language Models") == "LoRA"
+    assert name_key(title_name("Direct Preference Optimization: Your Language Model is Secretly a Reward Model")) \
+        == "directpreferenceoptimization"
+    assert title_name("Attention is All you Need") == ""
+    assert title_name("In this paper we study the question of how one can possibly learn: a note") == ""
 
 
 def test_the_query_text_is_matched_as_a_title_a_name_and_their_starts():
     got = filters("Direct Preference Optim")
     assert got["title"] == [{"terms": {"title_key": ["direct preference optim"]}}]
-    assert {"term": {"name_key": "direct preference optim"}} in got["name"]
-    assert {"prefix": {"name_key": "direct preference optim"}} in got["name_start"]
+    assert {"terms": {"name_keys": ["directpreferenceoptim"]}} in got["name"]
+    assert {"bool": {"filter": [{"terms": {"intro_keys": ["directpreferenceoptim"]}},
+                                {"range": {"mentions": {"gte": MIN_INTRO_MENTIONS}}}]}} in got["introduced"]
+    assert got["name_start"] == [{"bool": {"filter": [{"prefix": {"name_keys": "directpreferenceoptim"}}],
+                                           "must_not": [{"match": {"title": "Optim"}}]}}]
     # The title's start counts while the last word is cut: no title holds "optim" as a word.
     assert got["title_start"] == [{"bool": {"filter": [{"prefix": {"title_key": "direct preference optim"}}],
                                             "must_not": [{"match": {"title": "Optim"}}]}}]
+
+
+def test_a_name_start_counts_only_where_the_last_word_is_not_a_title_word():
+    """Many names start "stochastic gradient descent...": a topic, not a paper; lifting them cost precision."""
+    got = filters("stochastic gradient descent")
+    assert got["name"] == [{"terms": {"name_keys": ["stochasticgradientdescent"]}}]
+    assert got["name_start"] == [{"bool": {"filter": [{"prefix": {"name_keys": "stochasticgradientdescent"}}],
+                                           "must_not": [{"match": {"title": "descent"}}]}}]
+    assert "name_start" not in filters("stochastic gradient descent author:bottou")
+
+
+def test_a_plus_after_a_word_is_part_of_the_name():
+    """ControlNet++ is not ControlNet (which 137 later abstracts mention): only the typed key counts."""
+    assert filters("ControlNet++")["name"] == [{"terms": {"name_keys": ["controlnet++"]}}]
+    assert filters("A + B")["name"] == [{"terms": {"name_keys": ["ab", "a+b"]}}]
+    assert filters("+graph +networks")["name"] == [{"terms": {"name_keys": ["graphnetworks", "+graph+networks"]}}]
 
 
 def test_a_pasted_title_with_syntax_is_still_that_title():
@@ -48,14 +68,13 @@ def test_a_pasted_title_with_syntax_is_still_that_title():
 def test_scoped_title_words_are_a_title_too():
     got = filters("title:attention author:vaswani")
     assert got["title"] == [{"terms": {"title_key": ["attention", "title attention author vaswani"]}}]
-    assert {"prefix": {"name_key": "attention"}} in got["name_start"]
-    assert "title_start" not in got  # the last word is the author's, not a title word being typed
+    assert "title_start" not in got and "name_start" not in got  # the last word is the author's, not being typed
     assert "author_title" not in got  # the scopes already say which word is whose
 
 
 def test_words_and_a_surname_try_each_word_as_the_author():
     got = filters("self-consistency wang")["author_title"]
-    assert {"bool": {"filter": [{"match": {"author_names": "wang"}},
+    assert {"bool": {"filter": [{"match": {"authors_folded": "wang"}},
                                 {"match": {"title": {"query": "self-consistency", "operator": "and"}}}]}} in got
     assert len(got) == 2
     assert "author_title" not in filters("transformers")  # one word cannot be words plus an author

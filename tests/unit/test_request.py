@@ -250,8 +250,8 @@ CURSORS = [
     ("oldest", True, [1999, 10, "", "x"]),
     ("tier", False, [0, 2024, "learning to learn", "x"]),
     ("title", True, ["zebra", 2019, "x"]),
-    ("citations", True, [42, 12.5, 2020, "x"]),
-    ("citations", False, [None, 0.0, 2020, "x"]),
+    ("citations", True, [42, 3, 12.5, 2020, "x"]),
+    ("citations", False, [None, None, 0.0, 2020, "x"]),
     ("rating", True, [6.333333492279053, 3.2, 2020, "x"]),
     ("rating", False, [0, 1.0, 2020, "x"]),
 ]

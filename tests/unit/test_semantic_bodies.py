@@ -42,7 +42,7 @@ def test_semantic_body_is_knn_with_the_filters_as_prefilters():
     # Beside the kNN, only the papers the text names (whole title or name), under the same filters.
     named = body["query"]["constant_score"]
     assert named["boost"] == NAMED_BOOST and named["filter"]["bool"]["filter"] == body["knn"]["filter"]
-    assert [next(iter(f)) for f in named["filter"]["bool"]["should"]] == ["terms", "term"]
+    assert [next(iter(f)) for f in named["filter"]["bool"]["should"]] == ["terms", "terms"]
     knn = body["knn"]
     assert len(knn["query_vector"]) == DIMS and knn["k"] == max(SEMANTIC_K, 20)
     assert knn["num_candidates"] >= knn["k"]

@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
-from services.search.suggest import shape_suggestions, suggest_body
+from services.search.suggest import NAMED, shape_suggestions, suggest_body
 
 
 def test_words_anywhere_are_asked_from_two_characters():
     assert "query" not in suggest_body("x", 8) and suggest_body("x", 8)["size"] == 0
     body = suggest_body("secretly a rew", 8)
-    words = body["query"]["bool"]
+    words = body["query"]["bool"]["should"][0]["bool"]
     assert words["must"] == [{"match_bool_prefix": {"title.exact": {"query": "secretly a rew", "operator": "and"}}}]
     assert words["should"][0]["match_phrase_prefix"]["title.exact"]["query"] == "secretly a rew"
     assert body["size"] == 8 and set(body["suggest"]) == {"title", "author"}
-    assert "should" not in suggest_body("diffus", 8)["query"]["bool"]  # one word: no phrase clause
+    assert "should" not in suggest_body("diffus", 8)["query"]["bool"]["should"][0]["bool"]  # one word: no phrase clause
+
+
+def test_a_name_or_title_the_prefix_is_comes_first_its_introducer_before_its_bearers():
+    named = {c["constant_score"]["boost"]: c["constant_score"]["filter"]
+             for c in suggest_body("VQ-VAE", 8)["query"]["bool"]["should"][1:]}
+    assert named[NAMED["intro"]] == {"term": {"intro_keys": "vqvae"}}
+    assert named[NAMED["name"]] == {"term": {"name_keys": "vqvae"}}
+    assert named[NAMED["title"]] == {"term": {"title_key": "vq vae"}}
+    assert named[NAMED["intro_start"]] == {"prefix": {"intro_keys": "vqvae"}}
+    assert NAMED["intro"] > NAMED["title"] > NAMED["name"] > NAMED["intro_start"] > NAMED["name_start"]
+    hits = [{"_id": "followers", "sort": [30.0], "_source": {"title": "VQ-VAE for Speech", "conference": "icml",
+                                                             "year": 2020}},
+            {"_id": "intro", "sort": [NAMED["intro"] + 12.0], "_source": {
+                "title": "Neural Discrete Representation Learning", "conference": "nips", "year": 2017,
+                "names": ["Vector Quantised-Variational AutoEncoder", "VQ-VAE"]}}]
+    resp = {"suggest": {"title": [{"options": [_option("start", "VQ-VAE Starts This Title")]}],
+                        "author": [{"options": []}]}, "hits": {"hits": hits}}
+    titles = [(s.key, s.detail) for s in shape_suggestions("vq-vae", resp, 8) if s.kind == "title"]
+    assert titles == [("intro", "VQ-VAE · NeurIPS 2017"), ("start", "ICLR 2024"), ("followers", "ICML 2020")]
 
 
 def _option(paper_id, text):

@@ -98,9 +98,6 @@ class CachedSearch:
     def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile:
         return self._read("author", AuthorProfile, self.service.author, name, size)
 
-    def canonical_author(self, name: str) -> str | None:
-        return self._read("canonical_author", str | None, self.service.canonical_author, name)
-
     def conference(self, slug: str) -> ConferenceSummary | None:
         return self._read("conference", ConferenceSummary | None, self.service.conference, slug)
 

@@ -56,6 +56,9 @@ def _summary(paper: Paper) -> Json:
         "affiliations": paper.affiliations,
         "affiliations_aligned": paper.affiliations_aligned,
         "rating_avg": paper.rating_avg,
+        "names": paper.known_as,
+        "introduced": paper.introduced,
+        "mentions": paper.mentions,
     }
 
 
@@ -124,6 +127,7 @@ def results_json(results: SearchResults) -> Json:
         "suggestion": results.suggestion,
         "corrected_from": results.corrected_from,
         "hint": {"code": results.hint, "message": HINTS[results.hint]} if results.hint else None,
+        "cited": results.cited,
     })
 
 

@@ -66,6 +66,12 @@ class PaperSummary(Answer):
                     "the paper's own list (affiliations_aligned is false).")
     affiliations_aligned: bool = Field(description="Whether authors_detail gives each author's affiliation.")
     rating_avg: float | None = Field(description="The reviews' mean rating, where the source has review scores.")
+    names: list[str] = Field(description="The names the paper is known by: the name before its title's colon, "
+                                         "names its abstract coins, acronyms other papers give it (possibly empty).")
+    introduced: list[str] = Field(description="Of its names, those it introduced: it bore the name first here, "
+                                              "when the name was new.")
+    mentions: int | None = Field(description="How many later papers here mention a name it introduced "
+                                             "(null: none, or not counted).")
 
 
 class Highlight(Answer):
@@ -157,6 +163,8 @@ class SearchResponse(Answer):
         description="The query as typed, when it matched nothing and these are its correction's results "
                     "(query.q is the correction); autocorrect=0 searches as typed.")
     hint: Hint | None = Field(description="Why nothing was found, when that can be told, and what to do instead.")
+    cited: int | None = Field(None, description="Sorted by citations: how many of the total have a citation count "
+                                                "(they come first; the others by mentions here, then relevance).")
 
 
 class SimilarPapers(Answer):

@@ -121,9 +121,13 @@ function createResultsLoader() {
 function cutMiddle(span) {
   const full = span.title || span.textContent;
   if (span.scrollWidth <= span.clientWidth || full.length < 12) { return; }
+  // Cut at word boundaries: whole words at both ends ("Direct Preference … Reward Model").
   const cut = (keep) => {
-    const head = Math.ceil(keep * 0.6);
-    return full.slice(0, head).trimEnd() + " … " + full.slice(full.length - (keep - head)).trimStart();
+    let head = full.slice(0, Math.ceil(keep * 0.6));
+    let tail = full.slice(full.length - (keep - Math.ceil(keep * 0.6)));
+    if (full[head.length] !== " " && head.includes(" ")) { head = head.slice(0, head.lastIndexOf(" ")); }
+    if (full[full.length - tail.length - 1] !== " " && tail.includes(" ")) { tail = tail.slice(tail.indexOf(" ") + 1); }
+    return head.trimEnd() + " … " + tail.trimStart();
   };
   const kind = span.nextElementSibling ? ", " + span.nextElementSibling.textContent : "";
   span.closest("[role=option]").setAttribute("aria-label", full + kind);

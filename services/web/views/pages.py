@@ -235,12 +235,11 @@ def topic(slug: str):
 def author(name: str):
     profile = extensions.reads().author(name[:200])
     if not profile.total and not profile.hidden:
-        # Case and accents do not matter: /authors/yoshua%20bengio goes to the spelling papers use.
-        # 302, not 301: the most frequent spelling is data and may change with the next ingest.
-        canonical = extensions.reads().canonical_author(name[:200])
-        if canonical and canonical != name:
-            return redirect(url_for("pages.author", name=canonical), 302)
         abort(404, description=f"No papers by '{name[:100]}'.")
+    if profile.name != name:
+        # One page per name, case and accents aside: /authors/Remi%20Munos goes to the spelling most
+        # papers use. 302, not 301: the most frequent spelling is data and may change with an ingest.
+        return redirect(url_for("pages.author", name=profile.name), 302)
     return render_template("author.html", profile=profile)
 
 

@@ -1,0 +1,126 @@
+"""The names a paper is known by, as keys that every spelling of a name shares.
+
+People look a paper up by its method's name far more often than by its title: "MAML",
+"VQ-VAE", "T5", "Prototypical Networks". The indexer derives a paper's names (its title's
+name before a colon, the names its abstract coins, the acronyms other papers give it:
+:mod:`services.indexer.naming`) and stores each as a :func:`name_key`; the query side folds
+what is typed the same way, so ``vq-vae``, ``VQVAE`` and ``VQ VAE`` all meet ``vqvae``, and
+``DDIMs`` meets ``ddim``. The keys live here, on the read side, because both sides need them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .name_keys import strip_accents
+
+# A key keeps letters, digits and "+" ("MAML++" is not "MAML"); spaces, hyphens, dots and
+# the rest fold away.
+_NOT_KEPT = re.compile(r"[^a-z0-9+]+")
+MIN_KEY_CHARS = 2   # a shorter key ("a") names nothing
+MAX_KEY_CHARS = 80  # a name is a few words; a longer "name" is a sentence
+MAX_NAME_WORDS = 8  # the part before a title's colon is its name only when this short
+# Within one hyphen-free part: two capitals ("DETR", "VQ" of "VQ-VAE"), a capital after a small
+# letter ("LoRA", "iGPT"), or letters and digits ("pix2pix", "T5"). "Multi-Task" is English.
+_CAPITALS = re.compile(r"[A-Z][^-]*[A-Z]")
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_LETTER_DIGIT = re.compile(r"[A-Za-z][^-]*\d|\d[^-]*[A-Za-z]")
+# Digits with a unit or an ordinal ("3D", "4K", "2nd", "10x") are not names.
+_MEASURE = re.compile(r"^\d+(?:[A-Za-z]|st|nd|rd|th|x)$")
+
+
+def fold(text: str) -> str:
+    """Case and accents folded: ``Schölkopf`` -> ``scholkopf`` (the core node has no asciifolding)."""
+    return strip_accents(text).casefold()
+
+
+def name_key(name: str) -> str:
+    """The key of a name: ``VQ-VAE``, ``vqvae``, ``VQ VAE`` -> ``vqvae``; ``T-5`` -> ``t5``;
+    ``DDIMs`` -> ``ddim``; ``Prototypical Networks`` -> ``prototypicalnetwork``; "" when too short or
+    too long to be a name.
+
+    A written plural (a final small "s": "GANs", "Networks") folds away; a capital S is part of the
+    name ("ACLS", "Agent S"). Names are grouped by this key; :func:`search_keys` are what a typed
+    query meets.
+    """
+    raw = raw_key(name)
+    if _plural(name, raw):
+        raw = raw[:-1]
+    return raw if MIN_KEY_CHARS <= len(raw) <= MAX_KEY_CHARS else ""
+
+
+def _plural(name: str, raw: str) -> bool:
+    last = re.split(r"[\s\-]+", name.strip())[-1]
+    return len(raw) > 3 and len(last) > 1 and last.endswith("s") and not raw.endswith("ss")
+
+
+def search_keys(name: str) -> list[str]:
+    """What a typed query may fold to and still mean ``name``: its key as written and its :func:`name_key`
+    ("ddims" and "ddim" for "DDIMs"; only "acls" for "ACLS"). A query is folded by :func:`query_key`."""
+    return [k for k in dict.fromkeys((query_key(name), name_key(name))) if k]
+
+
+def query_key(text: str) -> str:
+    """A typed text as a key: folded like :func:`name_key`, but no plural guessed (case is lost in typing)."""
+    raw = raw_key(text)
+    return raw if MIN_KEY_CHARS <= len(raw) <= MAX_KEY_CHARS else ""
+
+
+def raw_key(text: str) -> str:
+    """What of ``text`` a key keeps, before the plural folds: keys of words add up to a phrase's.
+    Greek letters are spelled out ("μBench" -> "mubench", not "bench")."""
+    if not text.isascii():
+        text = "".join(_spelled(ch) for ch in unicodedata.normalize("NFKD", text))
+    return _NOT_KEPT.sub("", fold(text))
+
+
+def _spelled(ch: str) -> str:
+    """A Greek letter by its name ("μ" -> "mu", "Δ" -> "delta", "ϵ" -> "epsilon"), any other character as it is."""
+    words = unicodedata.name(ch, "").split()
+    if words[:1] == ["GREEK"] and "LETTER" in words or words[-1:] == ["SYMBOL"] and words[:1] == ["GREEK"]:
+        return [w for w in words if w != "SYMBOL"][-1].lower()
+    return ch
+
+
+def finish_key(raw: str) -> str:
+    """A :func:`raw_key` of running text as a name's key: a final plural "s" folded, "" when too short
+    or long (texts are searched for names by these, case already lost: "ddims" meets "DDIMs")."""
+    if len(raw) > 3 and raw.endswith("s") and not raw.endswith("ss"):
+        raw = raw[:-1]
+    return raw if MIN_KEY_CHARS <= len(raw) <= MAX_KEY_CHARS else ""
+
+
+def name_keys(names: list[str]) -> list[str]:
+    """The distinct search keys of ``names``, in order."""
+    return list(dict.fromkeys(k for n in names for k in search_keys(n)))
+
+
+def names_in_order(names: list[str]) -> list[str]:
+    """``names`` with one spelling of each key (the first), keyless ones dropped."""
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        key = name_key(name)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out
+
+
+def title_name(title: str) -> str:
+    """The name before a title's colon, when that is 1-8 words: "LoRA" of "LoRA: Low-Rank Adaptation
+    of Large Language Models"; "" for a title without one (its whole title is then its name, which
+    the title key covers) and for a long lead-in that does not read as a name ("In this paper we ...:")."""
+    head, colon, _ = title.partition(":")
+    head = head.strip()
+    if not colon or not head or len(head.split()) > MAX_NAME_WORDS:
+        return ""
+    return head
+
+
+def name_like(word: str) -> bool:
+    """Whether one word looks coined rather than English: ``DETR``, ``GraphSAGE``, ``pix2pix``, ``T5``."""
+    if len(word) < 2 or _MEASURE.match(word):
+        return False
+    return bool(_CAPITALS.search(word) or _INNER_CAPITAL.search(word) or _LETTER_DIGIT.search(word))

@@ -1,0 +1,47 @@
+"""The names a record gives its paper (services/indexer/naming.py): its title's name and what its abstract coins."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.indexer.naming import coined_names, own_names
+
+
+@pytest.mark.parametrize("abstract, names", [
+    ("Here we present GraphSAGE, a general, inductive framework.", ["GraphSAGE"]),
+    ("We introduce a new algorithm named WGAN, an alternative to traditional GAN training.", ["WGAN"]),
+    ("The main ingredients of the new framework, called DEtection TRansformer or DETR, are a loss.",
+     ["DEtection TRansformer", "DETR"]),
+    ("Our model, the Vector Quantised-Variational AutoEncoder (VQ-VAE), differs from VAEs.",
+     ["Vector Quantised-Variational AutoEncoder"]),
+    ("We propose Prototypical Networks for the problem of few-shot classification.", ["Prototypical Networks"]),
+    ("We propose a new method for training GANs on small data.", []),  # a method, not a name
+    ("In this work we present a Convolutional Neural Network (CNN) to predict quality.", []),  # a common noun
+    ("We present Tacotron, an end-to-end generative text-to-speech model.", ["Tacotron"]),
+    ("We present. In this setting the models were called, as usual, baselines.", []),
+])
+def test_what_an_abstract_coins(abstract, names):
+    assert coined_names(abstract) == names
+
+
+def test_own_names_are_the_title_name_coined_names_and_their_defined_acronyms():
+    assert own_names("Trust Region Policy Optimization",
+                     "We develop a practical algorithm, called Trust Region Policy Optimization (TRPO).") == \
+        ["Trust Region Policy Optimization", "TRPO"]
+    assert own_names("Neural Discrete Representation Learning",
+                     "Our model, the Vector Quantised-Variational AutoEncoder (VQ-VAE), differs.") == \
+        ["Vector Quantised-Variational AutoEncoder", "VQ-VAE"]
+    assert own_names("LoRA: Low-Rank Adaptation of Large Language Models", "") == ["LoRA"]
+
+
+def test_a_fields_term_that_starts_the_title_is_not_its_name():
+    assert own_names("How Powerful are Graph Neural Networks?",
+                     "Graph Neural Networks (GNNs) are an effective framework.") == []
+    assert own_names("Deep Neural Networks for Object Detection",
+                     "Deep Neural Networks (DNNs) have recently shown outstanding performance.") == []
+
+
+def test_a_coined_name_that_starts_a_defined_long_form_is_that_long_form():
+    assert own_names("DETR With Additional Global Aggregation for Cross-Domain Detection",
+                     "Such motivated, we propose DETR with additional Global Aggregation (DETR-GA), a detector.") \
+        == ["DETR with additional Global Aggregation", "DETR-GA"]
