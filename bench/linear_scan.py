@@ -30,13 +30,12 @@ import time
 from pathlib import Path
 
 import requests
+from miss_cost import bodies, es_query_only
 
 from harness import UNCACHED, checked_text_query_arguments, percentiles, ready_web, save, text_query_arguments
-from miss_cost import bodies, es_query_only
 from querymix import load_records, scan_count, text_queries
-from services.search.model import STATUSES
+from services.search.catalogue import STATUSES
 from services.settings import load_settings
-
 
 
 def main() -> None:

@@ -15,12 +15,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from services.search import conferences, taxonomy
 from services.search.browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
+from services.search.catalogue import taxonomy, venues
 from services.search.facets import FacetValue
-from services.search.name_keys import author_key
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
 from services.search.model import Author, Links, Paper, ReviewScore
+from services.search.name_keys import author_key
 from services.search.reads import Exported, SearchReads, Suggestion
 from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
@@ -33,8 +33,18 @@ from services.search.score_histogram import (
     ScoreHistogram,
     decision,
 )
-from services.search.stats import (TIERS, Coverage, Institution, Institutions, KeyYearCount, Trends, VenueYear,
-                                   YearCount, YearCoverage, venue_year)
+from services.search.stats import (
+    TIERS,
+    Coverage,
+    Institution,
+    Institutions,
+    KeyYearCount,
+    Trends,
+    VenueYear,
+    YearCount,
+    YearCoverage,
+    venue_year,
+)
 from services.settings import load_settings
 
 CLOSED = "127.0.0.1:1"  # nothing listens on port 1 (and the unit tier's --disable-socket refuses any address)
@@ -48,7 +58,7 @@ def _paper(n: int, title: str, conference: str, year: int, *, abstract: str = ""
            ratings: tuple[float, ...] = ()) -> Paper:
     reviews = [ReviewScore(criterion="rating", mean=round(sum(ratings) / len(ratings), 2), scores=list(ratings))] \
         if ratings else []
-    return Paper(paper_id=f"{conference}-{year}-p{n}", conference=conference, conference_name=conferences.label(conference),
+    return Paper(paper_id=f"{conference}-{year}-p{n}", conference=conference, conference_name=venues.label(conference),
                  year=year, title=title, abstract=abstract, topics=list(topics), status=status, status_raw=status.title(),
                  authors=[Author(name=a, affiliation="Analytical Engines") for a in authors],
                  links=Links(pdf=f"https://example.org/{n}.pdf"), keywords=["graphs"], citations=n,
@@ -105,7 +115,7 @@ class FakeReads:
         years = Counter(p.year for p in found)
         return SearchResults(
             req, len(found), [Hit(p, "", "", (1.0, p.paper_id)) for p in page],
-            facets={"conference": [FacetValue(c, conferences.label(c), n, c in req.selected("conference"))
+            facets={"conference": [FacetValue(c, venues.label(c), n, c in req.selected("conference"))
                                    for c, n in counts.most_common()],
                     "status": [FacetValue(s, s.capitalize(), n, s in req.selected("status"))
                                for s, n in statuses.most_common()]},
@@ -219,7 +229,7 @@ class FakeReads:
             return None
         listed = Counter(p.year for p in mine if p.status != "reject")
         hidden = Counter(p.year for p in mine if p.status == "reject")
-        return ConferenceSummary(slug, conferences.label(slug), sum(listed.values()),
+        return ConferenceSummary(slug, venues.label(slug), sum(listed.values()),
                                  sorted(listed.items(), reverse=True), sum(hidden.values()), dict(hidden))
 
     def ready(self) -> bool:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from urllib.parse import quote
 
-from collections.abc import Iterable
-
-from . import conferences, tex
+from . import tex
+from .catalogue import venues
 from .model import Paper
 from .tex import escape
 
@@ -52,7 +52,7 @@ def bibliography(papers: Iterable[Paper]) -> str:
 
 
 def generate(paper: Paper, key: str | None = None) -> str:
-    venue = conferences.lookup(paper.conference)
+    venue = venues.lookup(paper.conference)
     year = int(paper.year)
     publication = paper.publication
     fields = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import conferences
+from .catalogue import venues
 from .limits import COMPLETE_SHARE, LEAD_MIN_SHARE, NEWEST_MIN_ABSTRACTS, NEWEST_MIN_PAPERS
 from .model import Paper
 
@@ -38,7 +38,7 @@ class ConferenceSummary:
 
     def volume(self, year: int) -> int | None:
         """A journal's volume number of ``year``, where its volumes go by year (the catalogue's)."""
-        return conferences.lookup(self.slug).volume(year)
+        return venues.lookup(self.slug).volume(year)
 
     def is_preview(self, year: int) -> bool:
         """Is ``year`` a partial list: the venue's newest edition with fewer papers than
@@ -89,7 +89,7 @@ class Overview:
 
 def _held(c: ConferenceSummary, year: int) -> tuple[int, int]:
     """When an edition is held, as (year, month): the catalogue's month, mid-year when it gives none."""
-    return year, conferences.lookup(c.slug).month or 6
+    return year, venues.lookup(c.slug).month or 6
 
 
 def newest_conference_year(confs: list[ConferenceSummary], covered: float = NEWEST_MIN_ABSTRACTS,

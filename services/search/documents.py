@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .facets import FACETS
+from .catalogue import taxonomy, venues
 from .model import Author, Links, Paper, Publication, ReviewScore, affiliations_of, title_key
 from .name_keys import author_key, strip_accents
 from .paper_names import fold, name_keys
-from .taxonomy import label as topic_label
 
 # Source fields a result list needs; the detail page reads the whole document.
 SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
@@ -23,13 +22,14 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
     doc.update(
         title_key=title_key(paper.title),
         **name_fields(paper),
-        topic_labels=[topic_label(t) for t in paper.topics],
+        topic_labels=[taxonomy.label(t) for t in paper.topics],
         author_names=paper.author_names,
         authors_folded=[fold(name) for name in paper.author_names],
         author_keys=list(dict.fromkeys(author_key(name) for name in paper.author_names)),
         has_abstract=bool(paper.abstract.strip()),
         tier_rank=paper.tier_rank,
-        **FACETS.derived_fields(paper),
+        kind=venues.lookup(paper.conference).kind,  # what the kind and has_code facets read
+        has_code=paper.has_code,
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
         author_suggest=[{"input": _suggest_inputs(name[:60])} for name in paper.author_names] or None,
         ingest_run=run,

@@ -5,7 +5,7 @@ parsing and validating URL values, the filter clause, the aggregation, the label
 its values and the OpenAPI schema of its parameter. Request parsing, search bodies,
 result shaping, the API, the OpenAPI document and the templates all iterate over a
 :class:`FacetRegistry`, so adding a facet is its declaration here plus its mapping
-field in :mod:`.schema` (and, for a field derived from the paper, its ``derive``).
+field in :mod:`.schema` (and, for a field derived from the paper, its value in :func:`.documents.to_document`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from . import conferences, taxonomy
-from .catalogue import VENUE_KINDS, catalogue
+from .catalogue import HIDDEN_STATUSES, STATUSES, VENUE_KINDS, catalogue, taxonomy, venues
 from .errors import InvalidRequest
 from .limits import MAX_FILTER_VALUES, MAX_VALUE_CHARS, MAX_YEAR, MIN_YEAR
-from .model import HIDDEN_STATUSES, STATUSES, Paper
 from .name_keys import author_key
 
 Clause = dict[str, Any]
@@ -56,7 +54,6 @@ class Facet:
     canonical: Callable[[str], str] | None = None  # value -> canonical form ("" drops the value)
     choices: tuple[str, ...] = ()           # when set, the only values accepted (case-insensitive)
     hidden: tuple[str, ...] = ()            # values left out of results unless selected
-    derive: Callable[[Paper], Any] | None = None  # the indexed value, when derived from the paper
     # Counted only when asked for (``facets=``) or selected: high-cardinality terms cost the most.
     on_demand: bool = False
 
@@ -412,10 +409,6 @@ class FacetRegistry:
         """What every listing leaves out unless asked (rejected and withdrawn papers)."""
         return [clause for f in self.facets if (clause := f.filter(())) is not None]
 
-    def derived_fields(self, paper: Paper) -> dict[str, Any]:
-        """Indexed fields that facets derive from the paper (the document builder adds them)."""
-        return {f.field: f.derive(paper) for f in self.facets if f.derive}
-
     def extended(self, *facets: Facet) -> FacetRegistry:
         return FacetRegistry((*self.facets, *facets))
 
@@ -431,11 +424,10 @@ _STATUS_VALUES = (StatusFacet.GROUP, *(StatusFacet.UNTIERED if s == StatusFacet.
 FACETS = FacetRegistry((
     Facet("conference", "conference", "Conference", 60,
           "Conference slug, e.g. neurips (repeat to OR); a venue with papers (another is a 400 that lists them).",
-          labels=conferences.label, canonical=conferences.canonical_slug),
+          labels=venues.label, canonical=venues.canonical_slug),
     Facet("kind", "kind", "Venue type", len(VENUE_KINDS),
           "Kind of venue: " + ", ".join(VENUE_KINDS) + " (case-insensitive); kind=conference leaves journals out.",
-          labels=lambda v: v.capitalize(), choices=VENUE_KINDS,
-          derive=lambda paper: conferences.lookup(paper.conference).kind),
+          labels=lambda v: v.capitalize(), choices=VENUE_KINDS),
     RangeFacet("year", "year", "Year", 80, "A year (2021) or range (2018-2022)."),
     Facet("topic", "topics", "Topic", 40, "Topic slug, see /topics/<slug>.", labels=taxonomy.label),
     StatusFacet("status", "status", "Status", 15,
@@ -454,5 +446,5 @@ FACETS = FacetRegistry((
     BooleanFacet("has_code", "has_code", "Code", 2,
                  "true: only papers with a code link; false: only papers without "
                  "(also 1/0, yes/no, on/off; case-insensitive).",
-                 derive=lambda paper: paper.has_code, true_label="Has code", false_label="No code"),
+                 true_label="Has code", false_label="No code"),
 ))

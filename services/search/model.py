@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,10 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .paper_names import names_in_order
 
-STATUSES = ("oral", "spotlight", "poster", "accept", "findings", "short", "demo", "workshop",
-            "reject", "withdrawn", "unknown")
-HIDDEN_STATUSES = ("reject", "withdrawn")
-# How statuses rank in a listing by tier: orals first, rejected and withdrawn papers last.
+# How statuses (the catalogue's STATUSES) rank in a listing by tier: orals first, rejected and withdrawn papers last.
 TIER_ORDER = ("oral", "spotlight", "poster", "accept", "short", "findings", "demo", "workshop", "unknown",
               "reject", "withdrawn")
 

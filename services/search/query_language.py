@@ -33,7 +33,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from services.search.conferences import canonical_slug
+from services.search.catalogue.venues import canonical_slug
 from services.search.limits import MAX_QUERY, MAX_YEAR, MIN_YEAR
 
 MAX_TERM_CHARS = 100

@@ -16,27 +16,47 @@ from typing import Any
 import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
-from . import authors, conferences, corrections, taxonomy
+from . import authors, corrections
 from .boundary import BudgetSpent, Deadlines, translating
 from .breaker import CircuitBreaker
 from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
+from .catalogue import taxonomy, venues
+from .corrections import Meant, hint, keep_case, use_correction
 from .documents import SUMMARY_FIELDS, from_source
 from .errors import OptionalTimedOut, TimedOut
 from .facets import FACETS
 from .fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
-from .limits import (AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX,
-                     SUGGEST_BELOW, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS)
+from .limits import (
+    AUTHOR_PAGE_PAPERS,
+    EXPORT_LIMIT,
+    FRONT_PAGE_PAPERS,
+    MAX_SIMILAR_TEXT,
+    MAX_SUGGEST_PREFIX,
+    SUGGEST_BELOW,
+    TOP_INSTITUTIONS,
+    TOP_TIERED_INSTITUTIONS,
+)
 from .model import Paper
 from .name_keys import author_key
-from .corrections import Meant, hint, keep_case, use_correction
 from .reads import Exported, Suggestion
 from .request import SearchRequest
 from .results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, SearchResults, shape, suggestion
 from .search_body import LEXICAL_MATCHES, build_search, build_suggest
 from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
 from .sorting import BROWSE_SORT, sort_clauses
-from .stats import (Institutions, Trends, VenueYear, aggregate, institution_years_body, institutions_body,
-                    shape_institutions, shape_trends, shape_venue, trends_body, venue_body)
+from .stats import (
+    Institutions,
+    Trends,
+    VenueYear,
+    aggregate,
+    institution_years_body,
+    institutions_body,
+    shape_institutions,
+    shape_trends,
+    shape_venue,
+    trends_body,
+    venue_body,
+)
 from .suggest import shape_suggestions, suggest_body
 
 log = logging.getLogger(__name__)
@@ -397,9 +417,9 @@ class PaperSearch:
             "topics": {"terms": {"field": "topics", "size": 100}},
         })
         body = resp.body
-        confs = [ConferenceSummary(b["key"], conferences.label(b["key"]), b["doc_count"],
+        confs = [ConferenceSummary(b["key"], venues.label(b["key"]), b["doc_count"],
                                    [(int(y["key"]), y["doc_count"]) for y in b["years"]["buckets"]],
-                                   kind=conferences.lookup(b["key"]).kind,
+                                   kind=venues.lookup(b["key"]).kind,
                                    abstracts={int(y["key"]): y["abstracts"]["doc_count"] for y in b["years"]["buckets"]})
                  for b in body["aggregations"]["conf"]["buckets"]]
         topics = [(b["key"], taxonomy.label(b["key"]), b["doc_count"])
@@ -460,8 +480,8 @@ class PaperSearch:
         years = [(int(b["key"]), b["listed"]["doc_count"]) for b in buckets if b["listed"]["doc_count"]]
         hidden = {int(b["key"]): b["doc_count"] - b["listed"]["doc_count"] for b in buckets
                   if b["doc_count"] > b["listed"]["doc_count"]}
-        return ConferenceSummary(slug, conferences.label(slug), sum(n for _, n in years), years,
-                                 sum(hidden.values()), hidden, kind=conferences.lookup(slug).kind)
+        return ConferenceSummary(slug, venues.label(slug), sum(n for _, n in years), years,
+                                 sum(hidden.values()), hidden, kind=venues.lookup(slug).kind)
 
     @translating
     def ready(self) -> bool:

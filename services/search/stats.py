@@ -21,10 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
-from . import conferences
-from .catalogue import catalogue
+from .catalogue import STATUSES, catalogue, venues
 from .facets import FACETS
-from .model import STATUSES
 from .request import SearchRequest
 from .score_histogram import ScoreHistogram, score_histogram_agg, score_values_agg, shape_score_histogram
 from .search_body import result_query
@@ -204,7 +202,7 @@ class VenueYear:
         """The day this venue-year's review scores were read, where that was before its decisions (the
         catalogue's ``scores_taken``, from the data's provenance): they are not the final values."""
         rated = self.scores is not None or bool(self.coverage and self.coverage.reviews)
-        return conferences.lookup(self.conference).scores_taken_on(self.year) if rated else None
+        return venues.lookup(self.conference).scores_taken_on(self.year) if rated else None
 
     def lacks_labels(self, *names: str) -> tuple[str, ...]:
         """:attr:`lacks` as words (:data:`LACKS`), for the line a page shows; only ``names`` when given."""
@@ -257,7 +255,7 @@ def venue_year(conference: str, year: int, raw_counts: Mapping[str, int], *, cov
     by_status = {raw or NO_STATUS: n for raw, n in sorted(raw_counts.items(), key=lambda kv: (-kv[1], kv[0]))}
     return VenueYear(conference=conference, year=year, papers=sum(raw_counts.values()), by_status=by_status,
                      by_outcome=dict(sorted(by_outcome.items(), key=lambda kv: -kv[1])),
-                     kind=conferences.lookup(conference).kind, coverage=coverage,
+                     kind=venues.lookup(conference).kind, coverage=coverage,
                      scores=scores if scores and scores.total else None, **counts)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import conferences, taxonomy
+from .catalogue import taxonomy, venues
 from .documents import name_of_rotation
 from .model import title_key
 from .name_keys import author_key
@@ -69,7 +69,7 @@ def shape_suggestions(prefix: str, resp: dict[str, Any], size: int) -> list[Sugg
     """Conferences and topics by name, then authors, then titles (starts first), at most ``size + 4``."""
     out: list[Suggestion] = []
     lowered = prefix.lower()
-    for conf in conferences.KNOWN:
+    for conf in venues.KNOWN:
         if conf.name.lower().startswith(lowered) or conf.slug.startswith(lowered):
             out.append(Suggestion("conference", conf.name, conf.slug))
     for topic in taxonomy.TOPICS:
@@ -104,5 +104,5 @@ def _detail(source: dict[str, Any], prefix: str = "") -> str:
     key = query_key(prefix)
     names = [n for n in [*(source.get("names") or []), *(source.get("given_names") or [])]
              if key and any(k.startswith(key) for k in search_keys(n)) and n.lower() != (source.get("title") or "").lower()]
-    venue = f"{conferences.label(source['conference'])} {source.get('year', '')}".strip() if source.get("conference") else ""
+    venue = f"{venues.label(source['conference'])} {source.get('year', '')}".strip() if source.get("conference") else ""
     return " · ".join(part for part in (names[0] if names else "", venue) if part)

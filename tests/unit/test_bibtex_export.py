@@ -16,7 +16,8 @@ import bibtexparser
 import pytest
 
 from services.indexer.corpus import CorpusReader
-from services.search import bibtex, conferences
+from services.search import bibtex
+from services.search.catalogue import venues
 from services.search.model import Author, Links, Paper, Publication
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
@@ -79,7 +80,7 @@ def test_source_publisher_where_the_catalogue_has_none_and_no_empty_fields():
 
 def test_a_journal_is_an_article_with_its_journal_and_volume():
     [entry] = parsed(bibtex.entry(make(conference="jmlr", year=2020, publication=Publication(pages="1--24")))).entries
-    venue = conferences.lookup("jmlr")
+    venue = venues.lookup("jmlr")
     assert entry.entry_type == "article" and "booktitle" not in entry.fields_dict
     assert entry["journal"] == venue.journal and entry["pages"] == "1--24"
     assert entry["volume"] == str(venue.volume(2020))
@@ -102,7 +103,7 @@ def test_an_export_of_1000_papers_parses_with_unique_keys_and_catalogue_booktitl
     entries = parsed(text).entries
     assert len(entries) == len(papers) == len({e.key for e in entries})
     for paper, entry in zip(papers, entries, strict=True):
-        venue = conferences.lookup(paper.conference)
+        venue = venues.lookup(paper.conference)
         if venue.is_journal:
             assert entry["journal"] == bibtex.escape(venue.journal)
         else:

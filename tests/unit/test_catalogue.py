@@ -13,9 +13,16 @@ from pathlib import Path
 import pytest
 
 from services.indexer.cleaning import clean_text
-from services.search import conferences, taxonomy
-from services.search.catalogue import FILES, VENUE_KINDS, CatalogueError, catalogue, load_catalogue
-from services.search.model import STATUSES
+from services.search.catalogue import (
+    FILES,
+    STATUSES,
+    VENUE_KINDS,
+    CatalogueError,
+    catalogue,
+    load_catalogue,
+    taxonomy,
+    venues,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample"
@@ -27,12 +34,12 @@ def test_catalogue_loads_once_and_holds_the_taxonomy_and_venues() -> None:
     assert catalogue() is data
     assert len(data.topics) == 30 and data.topics[-1].slug == data.fallback == taxonomy.FALLBACK
     assert all(t.strong and t.weak for t in data.topics)
-    assert conferences.KNOWN == data.venues
+    assert venues.KNOWN == data.venues
     assert {"neurips", "iclr", "icra", "acl", "siggraphasia"} <= {v.slug for v in data.venues}
 
 
 def test_nothing_is_read_at_import_time() -> None:
-    code = ("import services.search.conferences, services.search.taxonomy, services.indexer.topics, "
+    code = ("import services.search.catalogue.venues, services.search.catalogue.taxonomy, services.indexer.topics, "
             "services.indexer.normalise; from services.search.catalogue import catalogue; "
             "print(catalogue.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
@@ -40,25 +47,25 @@ def test_nothing_is_read_at_import_time() -> None:
 
 
 def test_every_alias_resolves_to_its_venue() -> None:
-    aliases = [(alias, v.slug) for v in conferences.KNOWN for alias in v.aliases]
+    aliases = [(alias, v.slug) for v in venues.KNOWN for alias in v.aliases]
     assert ("nips", "neurips") in aliases
     for alias, slug in aliases:
-        assert conferences.canonical_slug(alias) == slug
-        assert conferences.canonical_slug(alias.upper()) == slug
-        assert conferences.lookup(alias).slug == slug
+        assert venues.canonical_slug(alias) == slug
+        assert venues.canonical_slug(alias.upper()) == slug
+        assert venues.lookup(alias).slug == slug
 
 
 def test_every_home_topic_is_a_topic() -> None:
-    homes = {v.home_topic for v in conferences.KNOWN if v.home_topic}
+    homes = {v.home_topic for v in venues.KNOWN if v.home_topic}
     assert "robotics" in homes
     assert homes <= {t.slug for t in taxonomy.TOPICS}
 
 
 def test_unseen_conference_gets_a_label_and_no_home_topic() -> None:
-    venue = conferences.lookup("Some New Workshop")
+    venue = venues.lookup("Some New Workshop")
     assert (venue.slug, venue.name, venue.home_topic) == ("some-new-workshop", "Some New Workshop", None)
-    assert conferences.label("xyz") == "XYZ"
-    assert "some-new-workshop" not in {v.slug for v in conferences.KNOWN}
+    assert venues.label("xyz") == "XYZ"
+    assert "some-new-workshop" not in {v.slug for v in venues.KNOWN}
     assert catalogue().outcome("some-new-workshop", "Oral").tier == "oral"
 
 
@@ -74,11 +81,11 @@ def test_journals_are_cited_by_journal_name_and_conferences_by_proceedings() -> 
     assert (data.venue("jmlr").volume(2020), data.venue("tacl").volume(2023), data.venue("tacl").volume(2000)) == \
         (21, 11, None)
     assert data.venue("tmlr").volume(2024) is None  # no volumes by year
-    assert conferences.lookup("some-new-journal").kind == "conference"  # unknown venues: conferences
+    assert venues.lookup("some-new-journal").kind == "conference"  # unknown venues: conferences
 
 
 def test_every_venue_of_the_sample_is_in_the_catalogue_with_names_kind_and_citation() -> None:
-    folders = {conferences.canonical_slug(p.name) for p in SAMPLE.iterdir() if p.is_dir()}
+    folders = {venues.canonical_slug(p.name) for p in SAMPLE.iterdir() if p.is_dir()}
     assert len(folders) >= 40
     missing = sorted(f for f in folders if catalogue().venue(f) is None)
     assert missing == []
@@ -95,7 +102,7 @@ def _sample_statuses() -> set[tuple[str, str]]:
         opener = gzip.open if path.suffix == ".gz" else open
         with opener(path, "rt", encoding="utf-8") as fh:
             records = json.load(fh)
-        venue = conferences.canonical_slug(path.parent.name)
+        venue = venues.canonical_slug(path.parent.name)
         found |= {(venue, clean_text(r["status"])) for r in records if isinstance(r.get("status"), str)}
     return found
 
@@ -104,7 +111,7 @@ def test_status_vocabulary_lists_every_status_of_the_sample() -> None:
     found = _sample_statuses()
     assert len(found) > 40
     unlisted = sorted((venue, raw) for venue, raw in found
-                      if (v := conferences.lookup(venue)).statuses == () or v.outcome_name(raw) is None)
+                      if (v := venues.lookup(venue)).statuses == () or v.outcome_name(raw) is None)
     assert unlisted == []
 
 
@@ -205,7 +212,7 @@ def test_a_missing_file_is_named(copy: Path) -> None:
 def test_a_venue_year_is_dated_by_the_catalogues_month():
     from datetime import date
 
-    from services.search.conferences import held_on
+    from services.search.catalogue.venues import held_on
 
     assert held_on("neurips", 2023) == date(2023, 12, 1) and held_on("nips", 2023) == date(2023, 12, 1)
     assert held_on("iclr", 2025) == date(2025, 4, 1)

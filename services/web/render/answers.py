@@ -14,7 +14,8 @@ from typing import Any
 
 from flask import url_for
 
-from services.search import bibtex, conferences, taxonomy
+from services.search import bibtex
+from services.search.catalogue import taxonomy, venues
 from services.search.corrections import HINTS
 from services.search.model import Paper
 from services.search.reads import Suggestion
@@ -52,7 +53,7 @@ def _summary(paper: Paper) -> Json:
         "citations": paper.citations,
         "links": paper.links.present(),
         "url": absolute_url("pages.paper", paper_id=paper.paper_id),
-        "kind": conferences.lookup(paper.conference).kind,
+        "kind": venues.lookup(paper.conference).kind,
         "affiliations": paper.affiliations,
         "affiliations_aligned": paper.affiliations_aligned,
         "rating_avg": paper.rating_avg,
@@ -160,7 +161,7 @@ def venue_json(v: VenueYear, institutions: Institutions) -> Json:
     """A venue-year's statistics, where its review scores land and who publishes there."""
     scores = v.scores
     return _through(schemas.Venue, {
-        "conference": v.conference, "conference_name": conferences.label(v.conference), "kind": v.kind,
+        "conference": v.conference, "conference_name": venues.label(v.conference), "kind": v.kind,
         "year": v.year, "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
         "accepted": v.accepted, "oral": v.oral, "spotlight": v.spotlight, "poster": v.poster,
         "rejected": v.rejected, "withdrawn": v.withdrawn, "decided": v.decided,

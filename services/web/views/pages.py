@@ -5,8 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from services.search import bibtex, conferences, taxonomy
+from services.search import bibtex
 from services.search.authors import same_work
+from services.search.catalogue import taxonomy, venues
 from services.search.errors import SearchUnavailable
 from services.search.request import SearchRequest
 from services.search.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
@@ -68,7 +69,7 @@ def shown_sort(req: SearchRequest) -> str:
     years = req.filters.get("year", ())
     if len(years) == 1 and years[0].low == years[0].high:
         venue = one_venue_year(req)
-        return "title" if venue and conferences.lookup(venue[0]).is_journal else "tier"
+        return "title" if venue and venues.lookup(venue[0]).is_journal else "tier"
     return effective_sort(req.sort, False)
 
 
@@ -142,7 +143,7 @@ def search():
 @policy(edge=True, whole_answer=True)
 def conferences_index():
     overview = extensions.reads().overview(newest=0)
-    known = {c.slug: i for i, c in enumerate(conferences.KNOWN)}
+    known = {c.slug: i for i, c in enumerate(venues.KNOWN)}
     listed = sorted(overview.conferences, key=lambda c: (known.get(c.slug, len(known)), c.name.lower()))
     return render_template("conferences.html", overview=overview, listed=listed)
 
@@ -198,21 +199,21 @@ def _venue(slug: str, year: int | None = None) -> dict:
 @bp.get("/conferences/<slug>")
 @policy(edge=True, whole_answer=True)
 def conference(slug: str):
-    slug = conferences.canonical_slug(slug)
+    slug = venues.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
     if not summary:
         abort(404, description=f"No papers from a conference '{slug[:60]}'.")
     return _browse("search.html", {"conference": [slug]}, heading=summary.name, conference=summary,
-                   subtitle=conferences.lookup(slug).full_name, **_venue(slug))
+                   subtitle=venues.lookup(slug).full_name, **_venue(slug))
 
 
 @bp.get("/conferences/<slug>/<int:year>")
 @policy(edge=True, whole_answer=True)
 def conference_year(slug: str, year: int):
-    slug = conferences.canonical_slug(slug)
+    slug = venues.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
     if not summary:
-        abort(404, description=f"No papers from {conferences.label(slug)} {year}.")
+        abort(404, description=f"No papers from {venues.label(slug)} {year}.")
     if not summary.has_year(year):
         resp = render_template("error.html", status=404, conference=summary,
                                message=f"We have no papers from {summary.name} {year}.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify
 
-from services.search import conferences
+from services.search.catalogue import venues
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_YEAR, MIN_YEAR
 
@@ -43,8 +43,8 @@ def stats():
 def venue(slug: str, year: int):
     if not MIN_YEAR <= year <= MAX_YEAR:
         raise InvalidRequest("year", f"must be between {MIN_YEAR} and {MAX_YEAR}")
-    slug = conferences.canonical_slug(slug)
+    slug = venues.canonical_slug(slug)
     found = extensions.reads().venue_years(slug, year) if slug else []
     if not found:
-        abort(404, description=f"No records of {conferences.label(slug) if slug else 'that conference'} {year}.")
+        abort(404, description=f"No records of {venues.label(slug) if slug else 'that conference'} {year}.")
     return jsonify(answers.venue_json(found[0], extensions.reads().institutions(slug, year)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fake_reads import fake_app
 
-from services.search import taxonomy
+from services.search.catalogue import taxonomy
 from services.search.request import parse_request
 from services.search.stats import KeyYearCount, Trends, YearCount, venue_year
 from services.web.render import charts

@@ -9,7 +9,8 @@ for the derivation method.
 
 from __future__ import annotations
 
-from .catalogue import Topic, catalogue
+from .load import catalogue
+from .model import Topic
 
 TOPICS: tuple[Topic, ...]  # declared for readers and type checkers; bound by __getattr__
 FALLBACK: str

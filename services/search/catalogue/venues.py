@@ -1,4 +1,4 @@
-"""Known conferences: slug, display name, aliases — a view of the catalogue's venues.
+"""Known venues (conferences, journals, workshops): slug, display name, aliases — a view of the catalogue.
 
 The registry only improves labels and merges aliases (``nips`` -> ``neurips``); it is
 not an allow-list. An unknown slug is accepted and gets a label derived from it. The data
@@ -10,15 +10,14 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from .catalogue import Venue, catalogue
+from .load import catalogue
+from .model import Venue
 
-Conference = Venue  # the name the rest of the code knows a venue by
-
-KNOWN: tuple[Conference, ...]  # declared for readers and type checkers; bound by __getattr__
+KNOWN: tuple[Venue, ...]  # declared for readers and type checkers; bound by __getattr__
 _SLUG_RE = re.compile(r"[^a-z0-9]+")
 
 
-def __getattr__(name: str) -> tuple[Conference, ...]:
+def __getattr__(name: str) -> tuple[Venue, ...]:
     """``KNOWN``: every catalogue venue, in display order (read lazily, not at import)."""
     if name == "KNOWN":
         return catalogue().venues
@@ -31,7 +30,7 @@ def canonical_slug(value: str) -> str:
     return catalogue().aliases.get(slug, slug)
 
 
-def lookup(slug: str) -> Conference:
+def lookup(slug: str) -> Venue:
     """The registry entry, or a synthesised one with a readable label (and no home topic)
     for an unknown slug."""
     slug = canonical_slug(slug)
@@ -39,7 +38,7 @@ def lookup(slug: str) -> Conference:
     if known:
         return known
     label = slug.upper() if len(slug) <= 6 else slug.replace("-", " ").title()
-    return Conference.model_construct(slug=slug, name=label, full_name=label)
+    return Venue.model_construct(slug=slug, name=label, full_name=label)
 
 
 def label(slug: str) -> str:
