@@ -84,7 +84,7 @@ class Settings(BaseSettings):
     web_bind: str | None = Field(None, alias="PAPERLIST_WEB_BIND")
     worker_concurrency: int = Field(2, alias="PAPERLIST_WORKER_CONCURRENCY", ge=1, le=64)
     # The embedding model (.npz from `paperlist embeddings train`); unset: the one shipped in
-    # services/search/models/, trained on the sample. Web and workers must name the same one.
+    # services/search/records/models/, trained on the sample. Web and workers must name the same one.
     embedding_model: Path | None = Field(None, alias="PAPERLIST_EMBEDDING_MODEL")
 
     @field_validator("index")

@@ -14,8 +14,8 @@ import re
 from collections.abc import Mapping
 
 from services.search.catalogue import STATUSES, catalogue, venues
-from services.search.model import Paper, Publication, ReviewScore, title_key
-from services.search.prominence import VenueScale, prominence, scale_key
+from services.search.records.model import Paper, Publication, ReviewScore, title_key
+from services.search.records.prominence import VenueScale, prominence, scale_key
 
 from .cleaning import clean_text, clean_title, dedupe, label_case, strip_html
 from .hyphenation import repair as repair_hyphenation

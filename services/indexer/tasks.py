@@ -11,7 +11,7 @@ import redis
 from celery import shared_task
 from elasticsearch import ApiError, helpers
 
-from services.search.prominence import VenueScale
+from services.search.records.prominence import VenueScale
 
 from .bulk_writer import delete_papers, index_papers
 from .celery_app import VISIBILITY_TIMEOUT

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from services.search.embedding import Embedder, paper_text
-from services.search.model import Paper
+from services.search.records.embedding import Embedder, paper_text
+from services.search.records.model import Paper
 from services.search.semantic import EMBEDDING, EMBEDDING_VERSION, embedder
 
 MIN_TITLE_WORDS = 4

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .model import Paper, title_key
-from .name_keys import author_key, coauthor_key
+from services.search.records.model import Paper, title_key
+from services.search.records.name_keys import author_key, coauthor_key
 
 # A name looks shared when its papers fall into two groups that share no co-author and no
 # affiliation of the author, the smaller one sizeable both in papers and beside the larger.

@@ -20,9 +20,10 @@ import unicodedata
 from collections.abc import Iterable
 from urllib.parse import quote
 
+from services.search.records.model import Paper
+
 from . import tex
 from .catalogue import venues
-from .model import Paper
 from .tex import escape
 
 _KEY_WORD = re.compile(r"[a-z0-9]+")

@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from services.search.records.name_keys import author_key
+
 from .catalogue import HIDDEN_STATUSES, STATUSES, VENUE_KINDS, catalogue, taxonomy, venues
 from .errors import InvalidRequest
 from .limits import MAX_FILTER_VALUES, MAX_VALUE_CHARS, MAX_YEAR, MIN_YEAR
-from .name_keys import author_key
 
 Clause = dict[str, Any]
 

@@ -28,12 +28,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from services.search.records.model import title_key
+from services.search.records.paper_names import fold, query_key
+from services.search.records.prominence import NEUTRAL
+from services.search.records.schema import ENGLISH_STOPWORDS
+
 from .limits import MAX_QUERY
-from .model import title_key
-from .paper_names import fold, query_key
-from .prominence import NEUTRAL
 from .query_language import ParsedQuery
-from .schema import ENGLISH_STOPWORDS
 
 # The known-item multipliers, by what the query is of a paper's title.
 FACTORS = {

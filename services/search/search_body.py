@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .documents import SUMMARY_FIELDS
+from services.search.records.documents import SUMMARY_FIELDS
+
 from .limits import SUGGEST_WORDS
+from .ranking import ranked
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
-from .ranking import ranked
 from .text_query import compile_query, highlight_query
 
 HIGHLIGHT = {

@@ -16,13 +16,16 @@ from typing import Any
 import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
+from services.search.records.documents import SUMMARY_FIELDS, from_source
+from services.search.records.model import Paper
+from services.search.records.name_keys import author_key
+
 from . import authors, corrections
 from .boundary import BudgetSpent, Deadlines, translating
 from .breaker import CircuitBreaker
 from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
 from .catalogue import taxonomy, venues
 from .corrections import Meant, hint, keep_case, use_correction
-from .documents import SUMMARY_FIELDS, from_source
 from .errors import OptionalTimedOut, TimedOut
 from .facets import FACETS
 from .fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
@@ -36,8 +39,6 @@ from .limits import (
     TOP_INSTITUTIONS,
     TOP_TIERED_INSTITUTIONS,
 )
-from .model import Paper
-from .name_keys import author_key
 from .reads import Exported, Suggestion
 from .request import SearchRequest
 from .results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, SearchResults, shape, suggestion

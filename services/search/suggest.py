@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.search.records.documents import name_of_rotation
+from services.search.records.model import title_key
+from services.search.records.name_keys import author_key
+from services.search.records.paper_names import query_key, search_keys
+
 from .catalogue import taxonomy, venues
-from .documents import name_of_rotation
-from .model import title_key
-from .name_keys import author_key
-from .paper_names import query_key, search_keys
 from .reads import Suggestion
 
 MIN_WORDS_PREFIX = 2  # index_prefixes' min_chars: shorter prefixes only complete title starts

@@ -19,9 +19,9 @@ from dataclasses import replace
 from typing import Any
 
 from services.search.limits import MAX_PREFIX_TERMS, PREFIX_EXPANSIONS
-from services.search.paper_names import fold, query_key
 from services.search.query_language import Clause, ParsedQuery, Term
-from services.search.schema import ENGLISH_STOPWORDS
+from services.search.records.paper_names import fold, query_key
+from services.search.records.schema import ENGLISH_STOPWORDS
 
 # Plain words: each must match in one of these (stemmed, except author names and paper names).
 # Author names match accent-folded (authors_folded; the query folds its words too, :func:`_folded`).

@@ -196,7 +196,7 @@ def test_worker_killed_mid_rebuild_then_second_reindex_completes(settings, celer
 
 def test_mapping_change_goes_live_through_a_rebuild(settings, es, redis_client, sample_alias_copy, monkeypatch):
     """Bump the schema version and add a field: the rebuild creates a v<new> index with it."""
-    from services.search import schema
+    from services.search.records import schema
 
     mappings = json.loads(json.dumps(schema.MAPPINGS))
     mappings["properties"]["experimental_note"] = {"type": "keyword"}

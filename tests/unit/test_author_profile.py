@@ -4,8 +4,8 @@ versions of one work."""
 from __future__ import annotations
 
 from services.search.authors import looks_shared, merged_coauthors, same_work, spellings
-from services.search.documents import to_document
-from services.search.model import Author, Paper
+from services.search.records.documents import to_document
+from services.search.records.model import Author, Paper
 
 
 def test_spellings_of_a_key_most_frequent_first():

@@ -18,7 +18,7 @@ import pytest
 from services.indexer.corpus import CorpusReader
 from services.search import bibtex
 from services.search.catalogue import venues
-from services.search.model import Author, Links, Paper, Publication
+from services.search.records.model import Author, Links, Paper, Publication
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 STYLE = Path(__file__).with_name("data") / "check.bst"

@@ -9,8 +9,8 @@ import pytest
 
 from services.indexer.normalise import Origin, normalise
 from services.search import bibtex
-from services.search.documents import SUMMARY_FIELDS, from_source, to_document
-from services.search.model import Author, Links, Paper, title_key
+from services.search.records.documents import SUMMARY_FIELDS, from_source, to_document
+from services.search.records.model import Author, Links, Paper, title_key
 
 ORIGIN = Origin("data/iclr/iclr2024.json.gz", 3, "iclr", 2024, format="paperlists")
 
@@ -63,7 +63,7 @@ class TestDocuments:
         assert len(doc["author_suggest"]) == 3
 
     def test_name_rotations_lead_back_to_the_name(self):
-        from services.search.documents import name_of_rotation, name_rotations
+        from services.search.records.documents import name_of_rotation, name_rotations
         assert name_rotations("Aaron C. Courville") == ["Aaron C. Courville", "C. Courville Aaron",
                                                         "Courville Aaron C."]
         assert name_of_rotation("Bengio Yoshua", ["Samy Bengio", "Yoshua Bengio"]) == "Yoshua Bengio"

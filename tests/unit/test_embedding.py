@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from services.search.embedding import (
+from services.search.records.embedding import (
     ARTIFACT,
     DIMS,
     HALF,

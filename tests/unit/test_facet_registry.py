@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from facet_aggs import by_facet, grouped
 
-from services.search.documents import to_document
 from services.search.errors import InvalidRequest
 from services.search.facets import FACETS, BooleanFacet, Facet, FacetRegistry, FacetValue, KeyedFacet, RangeFacet, Span
-from services.search.model import Paper
+from services.search.records.documents import to_document
+from services.search.records.model import Paper
 from services.search.request import SearchRequest, parse_request
 from services.search.results import shape
 from services.search.search_body import build_search

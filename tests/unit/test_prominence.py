@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.search.model import Links, Paper
-from services.search.prominence import NEUTRAL, SCALE_POINTS, WEIGHTS, VenueScale, mid_rank, prominence, signals
+from services.search.records.model import Links, Paper
+from services.search.records.prominence import NEUTRAL, SCALE_POINTS, WEIGHTS, VenueScale, mid_rank, prominence, signals
 
 
 def paper(**fields) -> Paper:

@@ -10,11 +10,11 @@ import pytest
 from facet_aggs import by_facet, grouped
 
 from services.search.catalogue import HIDDEN_STATUSES
-from services.search.documents import SUMMARY_FIELDS, to_document
 from services.search.errors import InvalidRequest
 from services.search.facets import FACETS, FacetValue, ScoreSpan, Span
 from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
-from services.search.model import Author, Links, Paper
+from services.search.records.documents import SUMMARY_FIELDS, to_document
+from services.search.records.model import Author, Links, Paper
 from services.search.request import SearchRequest, decode_cursor, parse_request
 from services.search.results import shape, suggestion, whole_compounds
 from services.search.search_body import HIGHLIGHT, build_search, build_suggest
@@ -283,7 +283,7 @@ class TestSortAndPaging:
 
     def test_every_status_has_a_tier_rank_orals_first(self):
         from services.search.catalogue import STATUSES
-        from services.search.model import TIER_ORDER
+        from services.search.records.model import TIER_ORDER
 
         assert set(TIER_ORDER) == set(STATUSES) and TIER_ORDER[0] == "oral"
         ranks = {s: to_document(make_paper(1).model_copy(update={"status": s}))["tier_rank"] for s in STATUSES}

@@ -11,8 +11,6 @@ from hypothesis import strategies as st
 
 from services.search import text_query
 from services.search.limits import MAX_PREFIX_TERMS, MAX_QUERY, MAX_YEAR, MIN_YEAR, PREFIX_EXPANSIONS
-from services.search.model import title_key
-from services.search.paper_names import name_key
 from services.search.query_language import (
     MAX_CLAUSES,
     MAX_TERM_CHARS,
@@ -22,6 +20,8 @@ from services.search.query_language import (
     Term,
     parse,
 )
+from services.search.records.model import title_key
+from services.search.records.paper_names import name_key
 from services.search.text_query import compile_query
 
 

@@ -6,10 +6,10 @@ import pytest
 from facet_aggs import by_facet
 
 from services.indexer.vectors import MIN_TITLE_WORDS, vector_fields
-from services.search.embedding import DIMS
 from services.search.errors import InvalidRequest
 from services.search.limits import SEMANTIC_K
-from services.search.model import Paper
+from services.search.records.embedding import DIMS
+from services.search.records.model import Paper
 from services.search.request import parse_request
 from services.search.semantic import KNN_BOOST, NAMED_BOOST, build_like, build_ranked
 
@@ -102,7 +102,7 @@ def _similar_bodies(similar_request):
 
 def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
     from services.indexer.reindex import rebuilt
-    from services.search.documents import to_document
+    from services.search.records.documents import to_document
     from services.search.semantic import embedder
 
     paper = _paper("p", "Graph networks", "We study message passing on graphs.")

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from services.search import bibtex
-from services.search.model import Paper
+from services.search.records.model import Paper
 from services.search.stats import Trends
 
 from ..urls import absolute_url

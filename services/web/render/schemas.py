@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from services.search.catalogue import STATUSES, VENUE_KINDS
 from services.search.corrections import HINTS
 from services.search.limits import MAX_PAGE_SIZE, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS
-from services.search.model import Author
 from services.search.reads import SUGGESTION_KINDS
+from services.search.records.model import Author
 from services.search.score_histogram import VALUE_DECIMALS
 from services.search.stats import LACKS, MAX_CREDIBLE_RATE
 

@@ -38,7 +38,7 @@ from services.search.limits import (
     MIN_YEAR,
     PAPER_ID_PATTERN,
 )
-from services.search.model import Paper
+from services.search.records.model import Paper
 from services.search.request import SearchRequest, parse_request, whole_number
 from services.search.stats import VenueYear
 

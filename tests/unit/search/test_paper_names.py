@@ -1,10 +1,18 @@
-"""Name keys: every spelling of a name meets one key (services/search/paper_names.py)."""
+"""Name keys: every spelling of a name meets one key (services/search/records/paper_names.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from services.search.paper_names import fold, name_key, name_like, names_in_order, query_key, search_keys, title_name
+from services.search.records.paper_names import (
+    fold,
+    name_key,
+    name_like,
+    names_in_order,
+    query_key,
+    search_keys,
+    title_name,
+)
 
 
 @pytest.mark.parametrize("spellings, key", [

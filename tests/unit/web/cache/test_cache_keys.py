@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from services.search.browse import Overview
 from services.search.facets import FacetValue
-from services.search.model import Author, Paper
+from services.search.records.model import Author, Paper
 from services.search.request import parse_request
 from services.search.results import Hit, SearchResults
 from services.web.cache.codec import codec_for

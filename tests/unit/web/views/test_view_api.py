@@ -10,7 +10,7 @@ import pytest
 from fake_reads import FakeReads, conforms, fake_app
 
 from services.search.catalogue import venues
-from services.search.model import Author, Paper, Publication
+from services.search.records.model import Author, Paper, Publication
 from services.web.render.openapi import openapi_document
 
 

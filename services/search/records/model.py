@@ -113,9 +113,9 @@ class Paper(BaseModel):
     # The reviews' mean rating (the "rating" criterion of ``reviews``); None when the source has none.
     rating_avg: float | None = None
     reviews: list[ReviewScore] = Field(default_factory=list)
-    # How much the paper stood out at its venue-year, in [0, 1] (services.search.prominence).
+    # How much the paper stood out at its venue-year, in [0, 1] (services.search.records.prominence).
     prominence: float = 0.5
-    # The names it is known by (services.search.paper_names): its own, from its record (the title's
+    # The names it is known by (services.search.records.paper_names): its own, from its record (the title's
     # name, names its abstract coins; services.indexer.naming), and those the corpus gives it; of all
     # of them, the ones it introduced; and how many later papers here mention one of those (None:
     # nothing it introduced, or not counted yet). The last three are the corpus pass's

@@ -86,7 +86,7 @@ MAPPINGS: dict[str, Any] = {
             },
         },
         "title_key": {"type": "keyword"},
-        # The names a paper is known by (services.search.paper_names): its own and those the corpus
+        # The names a paper is known by (services.search.records.paper_names): its own and those the corpus
         # gives it (stored), matched as whole folded keys ("vq-vae", "VQVAE" -> "vqvae"; a name's
         # words are the title's and abstract's, already matched there); the keys of the names it introduced.
         "names": {"type": "keyword", "index": False},
@@ -95,7 +95,7 @@ MAPPINGS: dict[str, Any] = {
         "intro_keys": {"type": "keyword"},
         "introduced": {"type": "keyword", "index": False},
         "mentions": {"type": "integer"},  # later papers here mentioning a name it introduced
-        "prominence": {"type": "half_float"},  # the ranking prior (services.search.prominence)
+        "prominence": {"type": "half_float"},  # the ranking prior (services.search.records.prominence)
         "abstract": _english(index_options="offsets"),
         "has_abstract": {"type": "boolean"},  # "exists" matches an empty abstract too
         "tldr": _english(),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalogue import taxonomy, venues
+from services.search.catalogue import taxonomy, venues
+
 from .model import Author, Links, Paper, Publication, ReviewScore, affiliations_of, title_key
 from .name_keys import author_key, strip_accents
 from .paper_names import fold, name_keys
