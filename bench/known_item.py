@@ -29,7 +29,7 @@ from nicknames import cases as nickname_cases
 
 from harness import save
 from services.search.catalogue import HIDDEN_STATUSES
-from services.search.client import make_client
+from services.search.engine.client import make_client
 from services.settings import load_settings
 from services.web.app import create_app
 

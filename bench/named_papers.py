@@ -18,7 +18,7 @@ from pathlib import Path
 
 from harness import save
 from services.search.catalogue import venues
-from services.search.client import make_client
+from services.search.engine.client import make_client
 from services.search.records.model import title_key
 from services.settings import load_settings
 from services.web.app import create_app

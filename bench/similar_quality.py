@@ -88,7 +88,7 @@ def ingest(settings, source: str) -> dict:
 
     from services.indexer.celery_app import create_celery
     from services.indexer.ingest import Ingest
-    from services.search.client import make_client
+    from services.search.engine.client import make_client
 
     es = make_client(settings, request_timeout=120)
     with BenchWorker(settings, concurrency=1):

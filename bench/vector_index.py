@@ -22,7 +22,7 @@ import numpy as np
 from elasticsearch import helpers
 
 from harness import bench_settings, percentiles, save
-from services.search.client import make_client
+from services.search.engine.client import make_client
 from services.search.limits import SEMANTIC_CANDIDATES
 from services.search.records.embedding import DIMS
 

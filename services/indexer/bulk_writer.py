@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import redis
 from elasticsearch import Elasticsearch, helpers
 
-from services.search.generation import bump_generation
+from services.search.engine.generation import bump_generation
 from services.search.records.documents import to_document
 from services.search.records.model import Paper
 

@@ -23,7 +23,7 @@ from celery import Celery
 from elasticsearch import Elasticsearch
 
 from services import redis_keys
-from services.search import generation, indices
+from services.search.engine import generation, indices
 from services.search.records import schema
 from services.search.records.prominence import scale_key
 from services.settings import Settings

@@ -15,9 +15,9 @@ from elasticsearch import Elasticsearch
 from rich.console import Console
 from rich.table import Table
 
-from services.search import indices
 from services.search.catalogue import catalogue, venues
-from services.search.client import make_client
+from services.search.engine import indices
+from services.search.engine.client import make_client
 from services.settings import Settings
 
 from .celery_app import redis_client

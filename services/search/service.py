@@ -16,13 +16,13 @@ from typing import Any
 import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
+from services.search.engine.boundary import BudgetSpent, Deadlines, translating
+from services.search.engine.breaker import CircuitBreaker
 from services.search.records.documents import SUMMARY_FIELDS, from_source
 from services.search.records.model import Paper
 from services.search.records.name_keys import author_key
 
 from . import authors, corrections
-from .boundary import BudgetSpent, Deadlines, translating
-from .breaker import CircuitBreaker
 from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
 from .catalogue import taxonomy, venues
 from .corrections import Meant, hint, keep_case, use_correction

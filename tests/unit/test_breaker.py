@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.search.breaker import CLOSED, HALF_OPEN, OPEN, CircuitBreaker, CircuitOpen
+from services.search.engine.breaker import CLOSED, HALF_OPEN, OPEN, CircuitBreaker, CircuitOpen
 
 
 class Clock:

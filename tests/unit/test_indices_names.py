@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from services.search import indices
-from services.search.indices import index_pattern, list_indices, new_index_name
+from services.search.engine import indices
+from services.search.engine.indices import index_pattern, list_indices, new_index_name
 from services.search.records.schema import SCHEMA_VERSION
 
 NOW = datetime(2024, 5, 6, 7, 8, 9, tzinfo=timezone.utc)

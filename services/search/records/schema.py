@@ -157,7 +157,7 @@ MAPPINGS: dict[str, Any] = {
 
 
 # How soon a write becomes searchable. Serving: a second. Loading (while an ingest runs,
-# services.search.indices.loading): every refresh makes new small segments, merged again and
+# services.search.engine.indices.loading): every refresh makes new small segments, merged again and
 # again (and each merge rebuilds the vector graph of what it merges). At 1 s the full-corpus
 # ingest refreshed 179 times and merged for 227 s, twice what a raw parallel_bulk of the same
 # documents did, because it lasted twice as long. Elasticsearch also flushes (a Lucene commit,
@@ -175,7 +175,7 @@ LOADING_FLUSH_AGE = "5m"
 
 
 def loading_settings() -> dict[str, Any]:
-    """What a bulk load over a serving index sets for its duration (services.search.indices.loading)."""
+    """What a bulk load over a serving index sets for its duration (services.search.engine.indices.loading)."""
     return {"index": {"refresh_interval": LOADING_REFRESH, "translog.flush_threshold_age": LOADING_FLUSH_AGE}}
 
 

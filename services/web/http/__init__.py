@@ -33,13 +33,13 @@ from typing import Protocol
 
 from flask import Flask, Response, request
 
-from services.search.boundary import start_deadline
+from services.search.engine.boundary import start_deadline
 
 from .. import policy, requestctx
 from ..policy import Budget
 from . import access_log, compression, headers, metrics, proxy, ratelimit, validators
-from .parameters import check_utf8
 from .edge import Edge, Generation
+from .parameters import check_utf8
 
 RELEASE_ROOTS = (Path(__file__).resolve().parents[2],)  # services/: the code and templates of a release
 
@@ -82,7 +82,7 @@ def _before(edge: Edge, kept: KeptAnswers | None, budgets: dict[Budget, float]) 
             answer = kept.serve(view_policy)
             if answer is not None:
                 return answer
-        # Every search-layer call of this request shares one budget (services.search.boundary).
+        # Every search-layer call of this request shares one budget (services.search.engine.boundary).
         start_deadline(budgets[view_policy.budget])
         return None
     return before

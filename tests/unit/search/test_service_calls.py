@@ -11,8 +11,8 @@ from typing import Any
 import elastic_transport
 import pytest
 
-from services.search.boundary import Deadlines, search_breaker, start_deadline
-from services.search.breaker import CLOSED
+from services.search.engine.boundary import Deadlines, search_breaker, start_deadline
+from services.search.engine.breaker import CLOSED
 from services.search.errors import SearchOverloaded, SearchUnavailable
 from services.search.request import SearchRequest
 from services.search.service import PaperSearch

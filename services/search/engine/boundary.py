@@ -21,8 +21,16 @@ from typing import Any, TypeVar
 import elastic_transport
 from elasticsearch import ApiError
 
+from services.search.errors import (
+    BadQuery,
+    IndexMissing,
+    OptionalTimedOut,
+    SearchFailed,
+    SearchOverloaded,
+    SearchUnavailable,
+)
+
 from .breaker import CircuitBreaker, CircuitOpen
-from .errors import BadQuery, IndexMissing, OptionalTimedOut, SearchFailed, SearchOverloaded, SearchUnavailable
 
 log = logging.getLogger(__name__)
 

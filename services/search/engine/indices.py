@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from elasticsearch import ApiError, Elasticsearch, NotFoundError, TransportError
 from elasticsearch.exceptions import GeneralAvailabilityWarning
 
-from .records import schema
+from services.search.records import schema
 
 
 @dataclass(frozen=True)
