@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 
 from services.search.browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
 from services.search.catalogue import taxonomy, venues
-from services.search.facets import FacetValue
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from services.search.query.facets import FacetValue
+from services.search.query.request import SearchRequest
 from services.search.reads import Exported, SearchReads, Suggestion
 from services.search.records.model import Author, Links, Paper, ReviewScore
 from services.search.records.name_keys import author_key
-from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
 from services.search.score_histogram import (
     BIN_WIDTH,

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
 
 from .browse import AuthorProfile, ConferenceSummary, Overview
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
-from .request import SearchRequest
 from .results import SearchResults
 from .stats import Institutions, Trends, VenueYear
 

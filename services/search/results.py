@@ -7,13 +7,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.search.query.facets import FacetValue
+from services.search.query.request import DEFAULT_MODE, SearchRequest, encode_cursor
+from services.search.query.search_body import CITED, LEXICAL_MATCHES, facet_aggregations
 from services.search.records.documents import from_source
 from services.search.records.model import Paper
 
-from .facets import FacetValue
 from .limits import MAX_WINDOW
-from .request import DEFAULT_MODE, SearchRequest, encode_cursor
-from .search_body import CITED, LEXICAL_MATCHES, facet_aggregations
 
 # What a search may leave out of its answer when it runs out of time (its hits never).
 LEFT_OUT_FACETS = "facets"            # the facet counts (and the year histogram)

@@ -18,6 +18,12 @@ from elasticsearch import Elasticsearch, NotFoundError
 
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
+from services.search.query.facets import FACETS
+from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
+from services.search.query.request import SearchRequest
+from services.search.query.search_body import LEXICAL_MATCHES, build_search, build_suggest
+from services.search.query.semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
+from services.search.query.sorting import BROWSE_SORT, sort_clauses
 from services.search.records.documents import SUMMARY_FIELDS, from_source
 from services.search.records.model import Paper
 from services.search.records.name_keys import author_key
@@ -27,8 +33,6 @@ from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conferenc
 from .catalogue import taxonomy, venues
 from .corrections import Meant, hint, keep_case, use_correction
 from .errors import OptionalTimedOut, TimedOut
-from .facets import FACETS
-from .fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
 from .limits import (
     AUTHOR_PAGE_PAPERS,
     EXPORT_LIMIT,
@@ -40,11 +44,7 @@ from .limits import (
     TOP_TIERED_INSTITUTIONS,
 )
 from .reads import Exported, Suggestion
-from .request import SearchRequest
 from .results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, SearchResults, shape, suggestion
-from .search_body import LEXICAL_MATCHES, build_search, build_suggest
-from .semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
-from .sorting import BROWSE_SORT, sort_clauses
 from .stats import (
     Institutions,
     Trends,

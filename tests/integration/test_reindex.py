@@ -14,7 +14,7 @@ import pytest
 from conftest import SAMPLE, drop_alias, run_ingest
 from services.indexer.reindex import Rebuild, ReindexError, ReindexState, request_reindex, rollback
 from services.search.engine import indices
-from services.search.request import SearchRequest
+from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

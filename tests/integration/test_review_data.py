@@ -16,7 +16,7 @@ import pytest
 
 from conftest import FULL_YEARS, SAMPLE, source_records
 from services.search.catalogue import catalogue
-from services.search.request import parse_request
+from services.search.query.request import parse_request
 from services.search.service import PaperSearch
 from services.search.stats import MAX_CREDIBLE_RATE, TIERS
 

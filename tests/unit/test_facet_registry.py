@@ -7,12 +7,21 @@ import pytest
 from facet_aggs import by_facet, grouped
 
 from services.search.errors import InvalidRequest
-from services.search.facets import FACETS, BooleanFacet, Facet, FacetRegistry, FacetValue, KeyedFacet, RangeFacet, Span
+from services.search.query.facets import (
+    FACETS,
+    BooleanFacet,
+    Facet,
+    FacetRegistry,
+    FacetValue,
+    KeyedFacet,
+    RangeFacet,
+    Span,
+)
+from services.search.query.request import SearchRequest, parse_request
+from services.search.query.search_body import build_search
 from services.search.records.documents import to_document
 from services.search.records.model import Paper
-from services.search.request import SearchRequest, parse_request
 from services.search.results import shape
-from services.search.search_body import build_search
 
 AWARD = BooleanFacet("award", "award", "Award", 2, "true: only award papers.", true_label="Award",
                      false_label="No award")

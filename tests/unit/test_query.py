@@ -11,15 +11,15 @@ from facet_aggs import by_facet, grouped
 
 from services.search.catalogue import HIDDEN_STATUSES
 from services.search.errors import InvalidRequest
-from services.search.facets import FACETS, FacetValue, ScoreSpan, Span
 from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
+from services.search.query.facets import FACETS, FacetValue, ScoreSpan, Span
+from services.search.query.request import SearchRequest, decode_cursor, parse_request
+from services.search.query.search_body import HIGHLIGHT, build_search, build_suggest
+from services.search.query.sorting import SORTS, sort_clauses
 from services.search.records.documents import SUMMARY_FIELDS, to_document
 from services.search.records.model import Author, Links, Paper
-from services.search.request import SearchRequest, decode_cursor, parse_request
 from services.search.results import shape, suggestion, whole_compounds
-from services.search.search_body import HIGHLIGHT, build_search, build_suggest
 from services.search.service import PaperSearch
-from services.search.sorting import SORTS, sort_clauses
 
 FACET_NAMES = [f.name for f in FACETS]
 ALL_FACETS = SearchRequest(counted=tuple(FACET_NAMES))

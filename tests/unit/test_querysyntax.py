@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.search import text_query
 from services.search.limits import MAX_PREFIX_TERMS, MAX_QUERY, MAX_YEAR, MIN_YEAR, PREFIX_EXPANSIONS
-from services.search.query_language import (
+from services.search.query import text_query
+from services.search.query.query_language import (
     MAX_CLAUSES,
     MAX_TERM_CHARS,
     TEXT_FIELDS,
@@ -20,9 +20,9 @@ from services.search.query_language import (
     Term,
     parse,
 )
+from services.search.query.text_query import compile_query
 from services.search.records.model import title_key
 from services.search.records.paper_names import name_key
-from services.search.text_query import compile_query
 
 
 def terms(parsed: ParsedQuery) -> list[Term]:
@@ -414,7 +414,7 @@ def test_compile_should_boosts():
                                        "boost": 10.0}}} in should
     assert {"match_phrase": {"abstract": {"query": "Graph Neural Networks A Review", "slop": 2,
                                           "boost": 2.0}}} in should
-    assert not any("term" in q for q in should)  # the exact title is a factor of services.search.ranking
+    assert not any("term" in q for q in should)  # the exact title is a factor of services.search.query.ranking
 
 
 @pytest.mark.parametrize("text, phrases", [("and the", False), ("Learning to", False), ("learning to rank", True)])

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from services.search.query_language import parse
-from services.search.ranking import FACTORS, MIN_INTRO_MENTIONS, PRIOR_WEIGHT, known_item_filters, ranked
+from services.search.query.query_language import parse
+from services.search.query.ranking import FACTORS, MIN_INTRO_MENTIONS, PRIOR_WEIGHT, known_item_filters, ranked
 from services.search.records.model import title_key
 from services.search.records.paper_names import name_key, title_name
 

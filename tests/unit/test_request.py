@@ -8,9 +8,9 @@ import json
 import pytest
 
 from services.search.errors import InvalidRequest
-from services.search.facets import FACETS, Span
 from services.search.limits import MAX_FILTER_VALUES, MAX_QUERY, MAX_VALUE_CHARS, MAX_WINDOW
-from services.search.request import SearchRequest, decode_cursor, encode_cursor, parse_request
+from services.search.query.facets import FACETS, Span
+from services.search.query.request import SearchRequest, decode_cursor, encode_cursor, parse_request
 
 
 def parse(allow_search_after: bool = False, **params) -> SearchRequest:

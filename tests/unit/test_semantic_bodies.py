@@ -8,10 +8,10 @@ from facet_aggs import by_facet
 from services.indexer.vectors import MIN_TITLE_WORDS, vector_fields
 from services.search.errors import InvalidRequest
 from services.search.limits import SEMANTIC_K
+from services.search.query.request import parse_request
+from services.search.query.semantic import KNN_BOOST, NAMED_BOOST, build_like, build_ranked
 from services.search.records.embedding import DIMS
 from services.search.records.model import Paper
-from services.search.request import parse_request
-from services.search.semantic import KNN_BOOST, NAMED_BOOST, build_like, build_ranked
 
 
 def _paper(pid: str, title: str, abstract: str = "") -> Paper:
@@ -102,8 +102,8 @@ def _similar_bodies(similar_request):
 
 def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
     from services.indexer.reindex import rebuilt
+    from services.search.query.semantic import embedder
     from services.search.records.documents import to_document
-    from services.search.semantic import embedder
 
     paper = _paper("p", "Graph networks", "We study message passing on graphs.")
     stored = {**to_document(paper), "embedding": [0.0625] * DIMS, "embedding_version": embedder().version}
@@ -115,7 +115,7 @@ def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
 
 
 def test_similar_text_survives_lone_surrogates():
-    from services.search.semantic import embedder
+    from services.search.query.semantic import embedder
     from services.web.views.inputs import similar_text
 
     text = similar_text("graph \udc00 networks")

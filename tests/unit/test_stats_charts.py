@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from services.search.request import parse_request
-from services.search.search_body import build_search, result_query
+from services.search.query.request import parse_request
+from services.search.query.search_body import build_search, result_query
 from services.search.stats import (
     Coverage,
     institution_years_body,

@@ -135,7 +135,7 @@ MAPPINGS: dict[str, Any] = {
         "content_hash": {"type": "keyword"},
         "ingest_run": {"type": "keyword", "index": False},
         "indexed_at": {"type": "date"},
-        # Title+abstract embedding (services.search.semantic); quantized HNSW keeps it small.
+        # Title+abstract embedding (services.search.query.semantic); quantized HNSW keeps it small.
         # Chosen by bench/vector_index.py on the full corpus (242,144 vectors of 256 d, one run,
         # load 8.5-9.8 on 2 cores; bench/results/vector-index-20261202t203331.json), kNN k=10 with
         # the service's num_candidates, recall@10 against exact numpy cosine:

@@ -39,9 +39,9 @@ from flask import has_request_context, request
 from services.search.browse import AuthorProfile, ConferenceSummary, Overview
 from services.search.errors import SearchUnavailable
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from services.search.query.request import SearchRequest
 from services.search.reads import Exported, SearchReads, Suggestion
 from services.search.records.model import Paper
-from services.search.request import SearchRequest
 from services.search.results import SearchResults
 from services.search.stats import Institutions, Trends, VenueYear
 

@@ -17,9 +17,9 @@ from flask import url_for
 from services.search import bibtex
 from services.search.catalogue import taxonomy, venues
 from services.search.corrections import HINTS
+from services.search.query.request import SearchRequest
 from services.search.reads import Suggestion
 from services.search.records.model import Paper
-from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
 from services.search.score_histogram import ScoreHistogram, accepted_only, score_bins
 from services.search.stats import ACCEPTANCE_RATE_DEFINITION, LACKS, Institution, Institutions, Trends, VenueYear

@@ -15,8 +15,8 @@ from datetime import date, datetime, timezone
 from flask import render_template, url_for
 
 from services.search.catalogue import taxonomy, venues
+from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
-from services.search.request import SearchRequest
 
 from ..urls import absolute_url, feed_url, public_url, url_with
 

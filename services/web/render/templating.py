@@ -21,7 +21,7 @@ from services.search.limits import (
     PAPER_AUTHORS_SHOWN,
     PHONE_YEARS_SHOWN,
 )
-from services.search.sorting import SORTS
+from services.search.query.sorting import SORTS
 
 from .. import urls
 from . import textfilters, venue_tools

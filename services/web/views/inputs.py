@@ -25,7 +25,6 @@ from werkzeug.datastructures import MultiDict
 from services.search.browse import ConferenceSummary
 from services.search.catalogue import venues
 from services.search.errors import InvalidRequest
-from services.search.facets import FACETS
 from services.search.limits import (
     DEFAULT_PAGE_SIZE,
     LIST_IDS_PATTERN,
@@ -38,8 +37,9 @@ from services.search.limits import (
     MIN_YEAR,
     PAPER_ID_PATTERN,
 )
+from services.search.query.facets import FACETS
+from services.search.query.request import SearchRequest, parse_request, whole_number
 from services.search.records.model import Paper
-from services.search.request import SearchRequest, parse_request, whole_number
 from services.search.stats import VenueYear
 
 from .. import extensions

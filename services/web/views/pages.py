@@ -9,9 +9,9 @@ from services.search import bibtex
 from services.search.authors import same_work
 from services.search.catalogue import taxonomy, venues
 from services.search.errors import SearchUnavailable
-from services.search.request import SearchRequest
+from services.search.query.request import SearchRequest
+from services.search.query.sorting import DEFAULT_SORT, effective_sort
 from services.search.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
-from services.search.sorting import DEFAULT_SORT, effective_sort
 from services.search.stats import VenueYear
 
 from .. import extensions

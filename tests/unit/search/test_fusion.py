@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from services.search.fusion import DEPTH, RANK_CONSTANT, SIMILAR, Weights, fuse
-from services.search.request import SearchRequest
+from services.search.query.fusion import DEPTH, RANK_CONSTANT, SIMILAR, Weights, fuse
+from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
 
 

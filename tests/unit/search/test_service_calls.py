@@ -14,7 +14,7 @@ import pytest
 from services.search.engine.boundary import Deadlines, search_breaker, start_deadline
 from services.search.engine.breaker import CLOSED
 from services.search.errors import SearchOverloaded, SearchUnavailable
-from services.search.request import SearchRequest
+from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from services.search.corrections import names_a_hit
+from services.search.query.request import parse_request
 from services.search.records.model import Author, Paper
-from services.search.request import parse_request
 from services.search.results import Hit
 from services.search.service import PaperSearch
 

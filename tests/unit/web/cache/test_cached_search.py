@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fake_reads import FakeReads, fake_app, signature_gaps
 
+from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
-from services.search.request import SearchRequest
 from services.web import extensions
 from services.web.cache.results import CachedSearch
 

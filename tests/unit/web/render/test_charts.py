@@ -7,7 +7,7 @@ import pytest
 from fake_reads import fake_app
 
 from services.search.catalogue import taxonomy
-from services.search.request import parse_request
+from services.search.query.request import parse_request
 from services.search.stats import KeyYearCount, Trends, YearCount, venue_year
 from services.web.render import charts
 from services.web.render.trends import acceptance_chart, chart_start, trends_view

@@ -1,4 +1,4 @@
-"""Compile a :class:`~services.search.query_language.ParsedQuery` into the relevance query.
+"""Compile a :class:`~services.search.query.query_language.ParsedQuery` into the relevance query.
 
 Only the text part: ``conference:``/``year:`` filter values are applied by the caller
 (they combine with the facet filters); their negations are exclusions and land here in
@@ -19,9 +19,10 @@ from dataclasses import replace
 from typing import Any
 
 from services.search.limits import MAX_PREFIX_TERMS, PREFIX_EXPANSIONS
-from services.search.query_language import Clause, ParsedQuery, Term
 from services.search.records.paper_names import fold, query_key
 from services.search.records.schema import ENGLISH_STOPWORDS
+
+from .query_language import Clause, ParsedQuery, Term
 
 # Plain words: each must match in one of these (stemmed, except author names and paper names).
 # Author names match accent-folded (authors_folded; the query folds its words too, :func:`_folded`).

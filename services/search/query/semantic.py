@@ -17,10 +17,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from services.search.limits import SEMANTIC_CANDIDATES, SEMANTIC_K
 from services.search.records.documents import SUMMARY_FIELDS
 from services.search.records.embedding import ARTIFACT, Embedder
 
-from .limits import SEMANTIC_CANDIDATES, SEMANTIC_K
 from .ranking import known_item_filters
 from .request import SearchRequest
 from .search_body import LEXICAL_MATCHES, _aggregations, _facet_filters, build_search, scope_filters

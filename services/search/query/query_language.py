@@ -18,7 +18,7 @@ the ambiguous cases, so the UI and the tests agree:
   is the words ``foo bar``; field names are case-insensitive;
 * ``conference:`` and ``year:`` are filter values, not text: several of them mean
   *any of* these; negated ones (``-conference:iclr``, ``-year:<2018``) are kept as
-  exclusions, which :func:`services.search.text_query.compile_query` turns into
+  exclusions, which :func:`services.search.query.text_query.compile_query` turns into
   ``must_not``; an invalid year (``year:abc``, ``year:21``) is the words ``year abc``;
   a reversed range (``year:2022-2018``) is swapped;
 * ``x*`` needs two letters or digits before the star to be a prefix, else it is the

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.search.limits import SUGGEST_WORDS
 from services.search.records.documents import SUMMARY_FIELDS
 
-from .limits import SUGGEST_WORDS
 from .ranking import ranked
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses

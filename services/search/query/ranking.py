@@ -28,12 +28,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from services.search.limits import MAX_QUERY
 from services.search.records.model import title_key
 from services.search.records.paper_names import fold, query_key
 from services.search.records.prominence import NEUTRAL
 from services.search.records.schema import ENGLISH_STOPWORDS
 
-from .limits import MAX_QUERY
 from .query_language import ParsedQuery
 
 # The known-item multipliers, by what the query is of a paper's title.

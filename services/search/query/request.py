@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from .errors import InvalidRequest, QueryTooLong
+from services.search.errors import InvalidRequest, QueryTooLong
+from services.search.limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
+
 from .facets import FACETS, Facet, FacetRegistry
-from .limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
 from .query_language import ParsedQuery, parse
 from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
 
