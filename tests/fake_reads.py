@@ -15,16 +15,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from services.search.browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
-from services.search.catalogue import taxonomy, venues
-from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
-from services.search.query.facets import FacetValue
-from services.search.query.request import SearchRequest
-from services.search.reads import Exported, SearchReads, Suggestion
-from services.search.records.model import Author, Links, Paper, ReviewScore
-from services.search.records.name_keys import author_key
-from services.search.results import Hit, SearchResults
-from services.search.score_histogram import (
+from services.search.answers.browse import (
+    AuthorProfile,
+    ConferenceSummary,
+    Overview,
+    newest_conference_year,
+    previews_after,
+)
+from services.search.answers.results import Exported, Hit, SearchResults
+from services.search.answers.score_histogram import (
     BIN_WIDTH,
     DECISIONS,
     SCORE_FIELD,
@@ -33,7 +32,7 @@ from services.search.score_histogram import (
     ScoreHistogram,
     decision,
 )
-from services.search.stats import (
+from services.search.answers.stats import (
     TIERS,
     Coverage,
     Institution,
@@ -45,6 +44,14 @@ from services.search.stats import (
     YearCoverage,
     venue_year,
 )
+from services.search.answers.suggest import Suggestion
+from services.search.catalogue import taxonomy, venues
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from services.search.query.facets import FacetValue
+from services.search.query.request import SearchRequest
+from services.search.reads import SearchReads
+from services.search.records.model import Author, Links, Paper, ReviewScore
+from services.search.records.name_keys import author_key
 from services.settings import load_settings
 
 CLOSED = "127.0.0.1:1"  # nothing listens on port 1 (and the unit tier's --disable-socket refuses any address)

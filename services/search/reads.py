@@ -1,5 +1,4 @@
-"""What the web reads from the search layer: the :class:`SearchReads` protocol, and the two
-small answers that belong to no other module (a :class:`Suggestion`, an :class:`Exported` set).
+"""What the web reads from the search layer: the :class:`SearchReads` protocol.
 
 Why a protocol: the web depends on these methods, not on :class:`~.service.PaperSearch`.
 The app puts the result cache (``services.web.cache.results.CachedSearch``) in front of
@@ -12,36 +11,16 @@ same signature.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.results import Exported, SearchResults
+from services.search.answers.stats import Institutions, Trends, VenueYear
+from services.search.answers.suggest import Suggestion
 from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
 
-from .browse import AuthorProfile, ConferenceSummary, Overview
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
-from .results import SearchResults
-from .stats import Institutions, Trends, VenueYear
-
-SUGGESTION_KINDS = ("title", "author", "topic", "conference")
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
-
-    kind: str  # one of SUGGESTION_KINDS
-    text: str
-    key: str
-    detail: str = ""  # what tells two alike apart: a title's venue and year
-
-
-@dataclass(frozen=True)
-class Exported:
-    """An export: the first papers of a result set and how many the set holds."""
-
-    papers: list[Paper]
-    total: int
 
 
 @runtime_checkable

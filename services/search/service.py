@@ -16,36 +16,23 @@ from typing import Any
 import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
-from services.search.engine.boundary import BudgetSpent, Deadlines, translating
-from services.search.engine.breaker import CircuitBreaker
-from services.search.query.facets import FACETS
-from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
-from services.search.query.request import SearchRequest
-from services.search.query.search_body import LEXICAL_MATCHES, build_search, build_suggest
-from services.search.query.semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
-from services.search.query.sorting import BROWSE_SORT, sort_clauses
-from services.search.records.documents import SUMMARY_FIELDS, from_source
-from services.search.records.model import Paper
-from services.search.records.name_keys import author_key
-
-from . import authors, corrections
-from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
-from .catalogue import taxonomy, venues
-from .corrections import Meant, hint, keep_case, use_correction
-from .errors import OptionalTimedOut, TimedOut
-from .limits import (
-    AUTHOR_PAGE_PAPERS,
-    EXPORT_LIMIT,
-    FRONT_PAGE_PAPERS,
-    MAX_SIMILAR_TEXT,
-    MAX_SUGGEST_PREFIX,
-    SUGGEST_BELOW,
-    TOP_INSTITUTIONS,
-    TOP_TIERED_INSTITUTIONS,
+from services.search.answers.browse import (
+    AuthorProfile,
+    ConferenceSummary,
+    Overview,
+    newest_conference_year,
+    previews_after,
 )
-from .reads import Exported, Suggestion
-from .results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, SearchResults, shape, suggestion
-from .stats import (
+from services.search.answers.corrections import Meant, hint, keep_case, use_correction
+from services.search.answers.results import (
+    LEFT_OUT_FACETS,
+    LEFT_OUT_SUGGESTIONS,
+    Exported,
+    SearchResults,
+    shape,
+    suggestion,
+)
+from services.search.answers.stats import (
     Institutions,
     Trends,
     VenueYear,
@@ -58,7 +45,32 @@ from .stats import (
     trends_body,
     venue_body,
 )
-from .suggest import shape_suggestions, suggest_body
+from services.search.answers.suggest import Suggestion, shape_suggestions, suggest_body
+from services.search.engine.boundary import BudgetSpent, Deadlines, translating
+from services.search.engine.breaker import CircuitBreaker
+from services.search.query.facets import FACETS
+from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
+from services.search.query.request import SearchRequest
+from services.search.query.search_body import LEXICAL_MATCHES, build_search, build_suggest
+from services.search.query.semantic import EMBEDDING, build_like, build_ranked, embedder, knn_clause
+from services.search.query.sorting import BROWSE_SORT, sort_clauses
+from services.search.records.documents import SUMMARY_FIELDS, from_source
+from services.search.records.model import Paper
+from services.search.records.name_keys import author_key
+
+from .answers import authors, corrections
+from .catalogue import taxonomy, venues
+from .errors import OptionalTimedOut, TimedOut
+from .limits import (
+    AUTHOR_PAGE_PAPERS,
+    EXPORT_LIMIT,
+    FRONT_PAGE_PAPERS,
+    MAX_SIMILAR_TEXT,
+    MAX_SUGGEST_PREFIX,
+    SUGGEST_BELOW,
+    TOP_INSTITUTIONS,
+    TOP_TIERED_INSTITUTIONS,
+)
 
 log = logging.getLogger(__name__)
 _PROFILE_AGGS = {

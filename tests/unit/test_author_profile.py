@@ -3,7 +3,7 @@ versions of one work."""
 
 from __future__ import annotations
 
-from services.search.authors import looks_shared, merged_coauthors, same_work, spellings
+from services.search.answers.authors import looks_shared, merged_coauthors, same_work, spellings
 from services.search.records.documents import to_document
 from services.search.records.model import Author, Paper
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from facet_aggs import by_facet, grouped
 
+from services.search.answers.results import shape
 from services.search.errors import InvalidRequest
 from services.search.query.facets import (
     FACETS,
@@ -21,7 +22,6 @@ from services.search.query.request import SearchRequest, parse_request
 from services.search.query.search_body import build_search
 from services.search.records.documents import to_document
 from services.search.records.model import Paper
-from services.search.results import shape
 
 AWARD = BooleanFacet("award", "award", "Award", 2, "true: only award papers.", true_label="Award",
                      false_label="No award")

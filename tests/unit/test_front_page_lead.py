@@ -3,7 +3,7 @@ previews (ConferenceSummary.is_preview, browse.previews_after): rules over the c
 
 from __future__ import annotations
 
-from services.search.browse import ConferenceSummary, newest_conference_year, previews_after
+from services.search.answers.browse import ConferenceSummary, newest_conference_year, previews_after
 from services.search.limits import COMPLETE_SHARE, LEAD_MIN_SHARE, NEWEST_MIN_ABSTRACTS, NEWEST_MIN_PAPERS
 
 

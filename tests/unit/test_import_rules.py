@@ -54,7 +54,7 @@ def _with_import(root: Path, module: str, line: str):
     ("web.views.pages", "from . import api", "A view never imports another view"),
     ("web.views.like_text", "from .api import search", "A view never imports another view"),
     ("web.http.metrics", "from services.indexer import runs", "The web never imports the indexer"),
-    ("search.results", "from services.web import urls", "The search layer imports neither"),
+    ("search.answers.results", "from services.web import urls", "The search layer imports neither"),
     ("web.policy", "from .views import pages", "The web in layers"),
     ("web.http.headers", "from ..cache import store", "The web in layers"),
 ])

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from facet_aggs import by_facet, grouped
 
+from services.search.answers.results import shape, suggestion, whole_compounds
 from services.search.catalogue import HIDDEN_STATUSES
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
@@ -18,7 +19,6 @@ from services.search.query.search_body import HIGHLIGHT, build_search, build_sug
 from services.search.query.sorting import SORTS, sort_clauses
 from services.search.records.documents import SUMMARY_FIELDS, to_document
 from services.search.records.model import Author, Links, Paper
-from services.search.results import shape, suggestion, whole_compounds
 from services.search.service import PaperSearch
 
 FACET_NAMES = [f.name for f in FACETS]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.search.score_histogram import (
+from services.search.answers.score_histogram import (
     BIN_WIDTH,
     ScoreBin,
     ScoreHistogram,

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from services.search.query.request import parse_request
-from services.search.query.search_body import build_search, result_query
-from services.search.stats import (
+from services.search.answers.stats import (
     Coverage,
     institution_years_body,
     institutions_body,
@@ -17,6 +15,8 @@ from services.search.stats import (
     venue_body,
     venue_year,
 )
+from services.search.query.request import parse_request
+from services.search.query.search_body import build_search, result_query
 
 
 def test_venue_year_reads_raw_statuses_through_the_catalogue():

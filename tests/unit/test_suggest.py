@@ -1,8 +1,8 @@
-"""Autocomplete bodies and the merge of title starts with words found anywhere (services/search/suggest.py)."""
+"""Autocomplete bodies and the merge of title starts with words found anywhere (services/search/answers/suggest.py)."""
 
 from __future__ import annotations
 
-from services.search.suggest import NAMED, shape_suggestions, suggest_body
+from services.search.answers.suggest import NAMED, shape_suggestions, suggest_body
 
 
 def test_words_anywhere_are_asked_from_two_characters():

@@ -36,14 +36,15 @@ from typing import Any
 
 from flask import has_request_context, request
 
-from services.search.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.results import Exported, SearchResults
+from services.search.answers.stats import Institutions, Trends, VenueYear
+from services.search.answers.suggest import Suggestion
 from services.search.errors import SearchUnavailable
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
 from services.search.query.request import SearchRequest
-from services.search.reads import Exported, SearchReads, Suggestion
+from services.search.reads import SearchReads
 from services.search.records.model import Paper
-from services.search.results import SearchResults
-from services.search.stats import Institutions, Trends, VenueYear
 
 from .. import policy, requestctx
 from ..http import metrics

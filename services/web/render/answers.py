@@ -15,14 +15,21 @@ from typing import Any
 from flask import url_for
 
 from services.search import bibtex
+from services.search.answers.corrections import HINTS
+from services.search.answers.results import Hit, SearchResults
+from services.search.answers.score_histogram import ScoreHistogram, accepted_only, score_bins
+from services.search.answers.stats import (
+    ACCEPTANCE_RATE_DEFINITION,
+    LACKS,
+    Institution,
+    Institutions,
+    Trends,
+    VenueYear,
+)
+from services.search.answers.suggest import Suggestion
 from services.search.catalogue import taxonomy, venues
-from services.search.corrections import HINTS
 from services.search.query.request import SearchRequest
-from services.search.reads import Suggestion
 from services.search.records.model import Paper
-from services.search.results import Hit, SearchResults
-from services.search.score_histogram import ScoreHistogram, accepted_only, score_bins
-from services.search.stats import ACCEPTANCE_RATE_DEFINITION, LACKS, Institution, Institutions, Trends, VenueYear
 
 from ..urls import absolute_url
 from . import schemas

@@ -9,8 +9,8 @@ import json
 from collections.abc import Callable, Sequence
 
 from services.search import bibtex
+from services.search.answers.stats import Trends
 from services.search.records.model import Paper
-from services.search.stats import Trends
 
 from ..urls import absolute_url
 from .answers import paper_json

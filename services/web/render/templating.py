@@ -11,8 +11,8 @@ from pathlib import Path
 
 from flask import Flask, url_for
 
+from services.search.answers.corrections import HINTS
 from services.search.catalogue import taxonomy, venues
-from services.search.corrections import HINTS
 from services.search.limits import (
     EXPORT_LIMIT,
     MAX_LIST_PAPERS,

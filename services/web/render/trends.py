@@ -12,9 +12,9 @@ from typing import Any
 
 from flask import url_for
 
+from services.search.answers.stats import Trends, VenueYear
 from services.search.catalogue import taxonomy, venues
 from services.search.query.request import SearchRequest
-from services.search.stats import Trends, VenueYear
 
 from ..urls import prepared, url_with
 from . import charts

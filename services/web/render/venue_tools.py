@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from flask import url_for
 
+from services.search.answers.score_histogram import LandingBin, ScorePlace, accepted_only, place, score_bins
+from services.search.answers.stats import TIERS, Institution, Institutions, VenueYear
 from services.search.catalogue import venues
 from services.search.limits import MIN_SHARE_PAPERS
-from services.search.score_histogram import LandingBin, ScorePlace, accepted_only, place, score_bins
-from services.search.stats import TIERS, Institution, Institutions, VenueYear
 
 from ..urls import query_url
 from . import charts

@@ -22,7 +22,8 @@ from flask import abort, request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 from werkzeug.datastructures import MultiDict
 
-from services.search.browse import ConferenceSummary
+from services.search.answers.browse import ConferenceSummary
+from services.search.answers.stats import VenueYear
 from services.search.catalogue import venues
 from services.search.errors import InvalidRequest
 from services.search.limits import (
@@ -40,7 +41,6 @@ from services.search.limits import (
 from services.search.query.facets import FACETS
 from services.search.query.request import SearchRequest, parse_request, whole_number
 from services.search.records.model import Paper
-from services.search.stats import VenueYear
 
 from .. import extensions
 

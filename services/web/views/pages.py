@@ -6,13 +6,13 @@ from flask import Blueprint, abort, jsonify, make_response, redirect, render_tem
 from markupsafe import Markup
 
 from services.search import bibtex
-from services.search.authors import same_work
+from services.search.answers.authors import same_work
+from services.search.answers.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
+from services.search.answers.stats import VenueYear
 from services.search.catalogue import taxonomy, venues
 from services.search.errors import SearchUnavailable
 from services.search.query.request import SearchRequest
 from services.search.query.sorting import DEFAULT_SORT, effective_sort
-from services.search.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
-from services.search.stats import VenueYear
 
 from .. import extensions
 from ..http.headers import left_out as left_out_of
@@ -32,7 +32,7 @@ API_EXAMPLES = {
 }
 
 
-# What a results page says it left out when it ran out of time (services.search.results.LEFT_OUT_*).
+# What a results page says it left out when it ran out of time (services.search.answers.results.LEFT_OUT_*).
 LEFT_OUT_LABELS = {LEFT_OUT_FACETS: "the filter counts", LEFT_OUT_SUGGESTIONS: "spelling suggestions",
                    LEFT_OUT_TRENDS: "the trends"}
 

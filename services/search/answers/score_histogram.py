@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .catalogue import catalogue
+from services.search.catalogue import catalogue
 
 SCORE_FIELD = "rating_avg"
 BIN_WIDTH = 0.5

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from services.search.catalogue import venues
+from services.search.limits import COMPLETE_SHARE, LEAD_MIN_SHARE, NEWEST_MIN_ABSTRACTS, NEWEST_MIN_PAPERS
 from services.search.records.model import Paper
-
-from .catalogue import venues
-from .limits import COMPLETE_SHARE, LEAD_MIN_SHARE, NEWEST_MIN_ABSTRACTS, NEWEST_MIN_PAPERS
 
 
 @dataclass

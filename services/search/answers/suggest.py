@@ -16,15 +16,14 @@ from their own completion field (every word of a name can start it, accents fold
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from services.search.catalogue import taxonomy, venues
 from services.search.records.documents import name_of_rotation
 from services.search.records.model import title_key
 from services.search.records.name_keys import author_key
 from services.search.records.paper_names import query_key, search_keys
-
-from .catalogue import taxonomy, venues
-from .reads import Suggestion
 
 MIN_WORDS_PREFIX = 2  # index_prefixes' min_chars: shorter prefixes only complete title starts
 PHRASE_BOOST = 4.0
@@ -32,6 +31,18 @@ MIN_NAME_START = 3  # a name's start counts from this many characters of its key
 # Scores of the named papers: far above any score of words in a title, the name's introducer first.
 NAMED = {"intro": 4000.0, "title": 3000.0, "name": 2000.0, "intro_start": 1500.0, "name_start": 1000.0}
 NAMED_FLOOR = min(NAMED.values())
+
+SUGGESTION_KINDS = ("title", "author", "topic", "conference")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
+
+    kind: str  # one of SUGGESTION_KINDS
+    text: str
+    key: str
+    detail: str = ""  # what tells two alike apart: a title's venue and year
 
 
 def suggest_body(prefix: str, size: int) -> dict[str, Any]:

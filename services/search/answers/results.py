@@ -7,18 +7,25 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.search.limits import MAX_WINDOW
 from services.search.query.facets import FacetValue
 from services.search.query.request import DEFAULT_MODE, SearchRequest, encode_cursor
 from services.search.query.search_body import CITED, LEXICAL_MATCHES, facet_aggregations
 from services.search.records.documents import from_source
 from services.search.records.model import Paper
 
-from .limits import MAX_WINDOW
-
 # What a search may leave out of its answer when it runs out of time (its hits never).
 LEFT_OUT_FACETS = "facets"            # the facet counts (and the year histogram)
 LEFT_OUT_SUGGESTIONS = "suggestions"  # a spelling correction or "did you mean"
 LEFT_OUT_TRENDS = "trends"            # a results page's charts (a read of their own: the web leaves them out)
+
+
+@dataclass(frozen=True)
+class Exported:
+    """An export: the first papers of a result set and how many the set holds."""
+
+    papers: list[Paper]
+    total: int
 
 
 @dataclass(frozen=True)
@@ -43,7 +50,7 @@ class SearchResults:
     lexical_total: int | None = None  # papers the words match, when kNN adds others (hybrid)
     cited: int | None = None  # of the hits, those with a citation count (sorted by citations)
     corrected_from: str | None = None  # the query as typed, when these are its correction's results
-    hint: str | None = None  # why nothing was found, when it can be told (services.search.corrections.HINTS)
+    hint: str | None = None  # why nothing was found, when it can be told (services.search.answers.corrections.HINTS)
     left_out: tuple[str, ...] = ()  # parts that ran out of time (LEFT_OUT_*): an answer not to keep
 
     @property

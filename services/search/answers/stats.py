@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
+from services.search.catalogue import STATUSES, catalogue, venues
 from services.search.query.facets import FACETS
 from services.search.query.request import SearchRequest
 from services.search.query.search_body import result_query
 
-from .catalogue import STATUSES, catalogue, venues
 from .score_histogram import ScoreHistogram, score_histogram_agg, score_values_agg, shape_score_histogram
 
 Body = dict[str, Any]

@@ -20,10 +20,10 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from services.search.limits import LONG_TEXT_WORDS
 from services.search.query.query_language import ParsedQuery
 from services.search.query.request import SearchRequest
 
-from .limits import LONG_TEXT_WORDS
 from .results import Hit
 
 _WORD = re.compile(r"\w+")
