@@ -16,9 +16,9 @@ import bibtexparser
 import pytest
 
 from services.indexer.corpus import CorpusReader
-from services.search import bibtex
 from services.search.catalogue import venues
 from services.search.records.model import Author, Links, Paper, Publication
+from services.web.render import bibtex
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 STYLE = Path(__file__).with_name("data") / "check.bst"

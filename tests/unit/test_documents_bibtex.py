@@ -8,9 +8,9 @@ import re
 import pytest
 
 from services.indexer.normalise import Origin, normalise
-from services.search import bibtex
 from services.search.records.documents import SUMMARY_FIELDS, from_source, to_document
 from services.search.records.model import Author, Links, Paper, title_key
+from services.web.render import bibtex
 
 ORIGIN = Origin("data/iclr/iclr2024.json.gz", 3, "iclr", 2024, format="paperlists")
 

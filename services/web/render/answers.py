@@ -14,7 +14,6 @@ from typing import Any
 
 from flask import url_for
 
-from services.search import bibtex
 from services.search.answers.corrections import HINTS
 from services.search.answers.results import Hit, SearchResults
 from services.search.answers.score_histogram import ScoreHistogram, accepted_only, score_bins
@@ -32,7 +31,7 @@ from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
 
 from ..urls import absolute_url
-from . import schemas
+from . import bibtex, schemas
 
 Json = dict[str, Any]
 

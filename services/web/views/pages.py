@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from services.search import bibtex
 from services.search.answers.authors import same_work
 from services.search.answers.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
 from services.search.answers.stats import VenueYear
@@ -17,6 +16,7 @@ from services.search.query.sorting import DEFAULT_SORT, effective_sort
 from .. import extensions
 from ..http.headers import left_out as left_out_of
 from ..policy import policy
+from ..render import bibtex
 from ..render import trends as trends_render
 from ..render.openapi import openapi_document, undocumented
 from ..urls import public_url, url_with

@@ -20,10 +20,10 @@ import unicodedata
 from collections.abc import Iterable
 from urllib.parse import quote
 
+from services.search.catalogue import venues
 from services.search.records.model import Paper
 
 from . import tex
-from .catalogue import venues
 from .tex import escape
 
 _KEY_WORD = re.compile(r"[a-z0-9]+")
