@@ -19,9 +19,9 @@ summed, kNN boosted ×KNN_BOOST, as ``mode=hybrid``) and ``fused`` (the shipped
 :data:`services.search.query.fusion.SIMILAR`). Every fusion of :data:`CANDIDATES` (weighted RRF,
 raw sums, min-max and z-score rescaled sums) is scored on both splits; ``chosen_on_dev``
 names the best on dev (same area, among those keeping the half-abstract top 3 ≥ 95%) and
-gives its held-out figures. The lists come from the service's own calls
-(``similar_candidates``, ``like_text_candidates``: what ``similar`` and ``like_text`` fuse,
-with their scores); fusion of those lists is :func:`services.search.query.fusion.fuse` itself.
+gives its held-out figures. The lists come from the service's own reads
+(:class:`fusion_lists.FusionLists`' ``similar_candidates`` and ``like_text_candidates``: what
+``similar`` and ``like_text`` fuse, with their scores); fusion of those lists is :func:`services.search.query.fusion.fuse` itself.
 
 The test split is the trainer's held-out half (:func:`services.indexer.embedding_training.held_out`):
 a model with an area metric learned the dev half's curated areas, so its dev figures (and the
@@ -42,6 +42,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from fusion_lists import FusionLists
 from harness import BenchWorker, bench_settings, drop, ensure_stores, percentiles, save
 from services.indexer.embedding_training import held_out
 from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
@@ -224,7 +225,7 @@ def main() -> None:
     if args.ingest:
         result["ingest"] = ingest(settings, args.ingest)
     app = create_app(settings)
-    service = extensions.reads(app).service  # the PaperSearch behind the cache
+    service = FusionLists.over(extensions.reads(app).service)  # the PaperSearch behind the cache, its lists apart
     es = service.es
     started = time.perf_counter()
     try:

@@ -187,8 +187,8 @@ class FakeReads:
         self._note("paper", paper_id)
         return next((p for p in self.papers if p.paper_id == paper_id), None)
 
-    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
-        self._note("similar", paper_id, size, within)
+    def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
+        self._note("similar", paper_id, size)
         return [p for p in self.papers if p.paper_id != paper_id and p.status != "reject"][:size]
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
@@ -295,10 +295,10 @@ def conforms(data: object, component: str) -> None:
                                      "components": {"schemas": components()}}).validate(data)
 
 
-def signature_gaps(cls: type) -> list[str]:
-    """Methods of SearchReads that ``cls`` lacks or declares with other parameters or answers."""
+def signature_gaps(cls: type, protocol: type = SearchReads) -> list[str]:
+    """Methods of ``protocol`` (SearchReads) that ``cls`` lacks or declares with other parameters or answers."""
     gaps = []
-    for name, member in vars(SearchReads).items():
+    for name, member in vars(protocol).items():
         if not callable(member) or name.startswith("_"):
             continue
         method = getattr(cls, name, None)

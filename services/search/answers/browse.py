@@ -1,14 +1,21 @@
-"""What the browse pages show (front page, conference and author pages): typed answers of
-:class:`~.service.PaperSearch`, which conference-year the front page leads with, and which
-editions are previews (partial lists), all decided from the counts the index gives."""
+"""What the browse pages show (front page, conference and author pages): the bodies of their reads,
+their typed answers, which conference-year the front page leads with, and which editions are
+previews (partial lists), all decided from the counts the index gives."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from services.search.catalogue import venues
+from services.search.catalogue import taxonomy, venues
 from services.search.limits import COMPLETE_SHARE, LEAD_MIN_SHARE, NEWEST_MIN_ABSTRACTS, NEWEST_MIN_PAPERS
+from services.search.query.search_body import VISIBLE
+from services.search.query.sorting import BROWSE_SORT, sort_clauses
+from services.search.records.documents import SUMMARY_FIELDS
 from services.search.records.model import Paper
+
+Body = dict[str, Any]
+_YEARS = {"terms": {"field": "year", "size": 100, "order": {"_key": "desc"}}}
 
 
 @dataclass
@@ -130,3 +137,50 @@ def previews_after(confs: list[ConferenceSummary], lead: tuple[str, int] | None)
              for year, n in c.years if n and c.is_preview(year) and _held(c, year) > after]
     found.sort(key=lambda e: (_held(e[0], e[1]), e[0].slug), reverse=True)
     return [(c.slug, year, n) for c, year, n in found]
+
+
+def overview_body() -> Body:
+    """The front page's counts: listed papers per venue and year (and how many have an abstract), per topic."""
+    return {"size": 0, "query": VISIBLE, "track_total_hits": True, "aggs": {
+        "conf": {"terms": {"field": "conference", "size": 200},
+                 "aggs": {"years": {**_YEARS, "aggs": {"abstracts": {"filter": {"term": {"has_abstract": True}}}}}}},
+        "topics": {"terms": {"field": "topics", "size": 100}},
+    }}
+
+
+def shape_overview(body: Body) -> tuple[Overview, tuple[str, int] | None]:
+    """The front page without its newest papers, and the conference-year it leads with (their read's)."""
+    confs = [ConferenceSummary(b["key"], venues.label(b["key"]), b["doc_count"],
+                               [(int(y["key"]), y["doc_count"]) for y in b["years"]["buckets"]],
+                               kind=venues.lookup(b["key"]).kind,
+                               abstracts={int(y["key"]): y["abstracts"]["doc_count"] for y in b["years"]["buckets"]})
+             for b in body["aggregations"]["conf"]["buckets"]]
+    topics = [(b["key"], taxonomy.label(b["key"]), b["doc_count"]) for b in body["aggregations"]["topics"]["buckets"]]
+    overview = Overview(body["hits"]["total"]["value"], confs, topics)
+    lead = newest_conference_year(confs)
+    overview.previews = previews_after(confs, lead)
+    return overview, lead
+
+
+def newest_body(slug: str, year: int, size: int) -> Body:
+    """The first listed papers of the conference-year the front page leads with, in browse order."""
+    return {"size": size, "_source": SUMMARY_FIELDS, "sort": sort_clauses(BROWSE_SORT), "track_total_hits": True,
+            "query": {"bool": {"filter": [VISIBLE, {"term": {"conference": slug}}, {"term": {"year": year}}]}}}
+
+
+def conference_body(slug: str) -> Body:
+    """A venue's papers per year, and the listed ones among them."""
+    return {"size": 0, "query": {"term": {"conference": slug}}, "track_total_hits": True,
+            "aggs": {"years": {**_YEARS, "aggs": {"listed": {"filter": VISIBLE}}}}}
+
+
+def shape_conference(slug: str, body: Body) -> ConferenceSummary | None:
+    """Listed papers per year (as the venue's pages list them), hidden ones counted apart; None without papers."""
+    if not body["hits"]["total"]["value"]:
+        return None
+    buckets = body["aggregations"]["years"]["buckets"]
+    years = [(int(b["key"]), b["listed"]["doc_count"]) for b in buckets if b["listed"]["doc_count"]]
+    hidden = {int(b["key"]): b["doc_count"] - b["listed"]["doc_count"] for b in buckets
+              if b["doc_count"] > b["listed"]["doc_count"]}
+    return ConferenceSummary(slug, venues.label(slug), sum(n for _, n in years), years,
+                             sum(hidden.values()), hidden, kind=venues.lookup(slug).kind)

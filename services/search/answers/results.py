@@ -92,6 +92,15 @@ def whole_compounds(html: str, query: str) -> str:
     return html
 
 
+def paged(resp: dict[str, Any], hits: list[dict], window: dict[str, int]) -> dict[str, Any]:
+    """``resp`` with the page ``window`` (from, size) of ``hits`` (a fused list); the total counts
+    every hit that could be paged to."""
+    start = window["from"]
+    total = max(resp["hits"]["total"]["value"], len(hits))
+    return {**resp, "hits": {**resp["hits"], "total": {**resp["hits"]["total"], "value": total},
+                             "hits": hits[start:start + window["size"]]}}
+
+
 def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
     hits = []
     for h in resp["hits"]["hits"]:

@@ -12,10 +12,15 @@ from typing import Any
 from services.search.limits import SUGGEST_WORDS
 from services.search.records.documents import SUMMARY_FIELDS
 
+from .facets import FACETS
 from .ranking import ranked
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
 from .text_query import compile_query, highlight_query
+
+# What every listing shows unless asked (rejected and withdrawn papers left out), and what it leaves out.
+VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
+HIDDEN = {"bool": {"must_not": [VISIBLE]}}
 
 HIGHLIGHT = {
     "pre_tags": ["<mark>"],

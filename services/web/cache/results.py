@@ -1,6 +1,7 @@
 """The result cache in front of Elasticsearch, for pages and the API alike.
 
-:class:`CachedSearch` implements :class:`~services.search.reads.SearchReads` method by
+:class:`CachedSearch` implements :class:`~services.web.extensions.SiteReads` (the search layer's
+:class:`~services.search.reads.SearchReads` and the web's fragments) method by
 method, in front of the real service: each cached read names the type of its answer (its
 codec, :mod:`.codec`); ``export``, ``like_text`` and ``ready`` pass straight through (too
 large, a POSTed text, or a health check).
@@ -87,8 +88,8 @@ class CachedSearch:
     def papers_by_id(self, paper_ids: Sequence[str]) -> list[Paper]:
         return self._read("papers_by_id", list[Paper], self.service.papers_by_id, tuple(paper_ids))
 
-    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
-        return self._read("similar", list[Paper], self.service.similar, paper_id, size, within)
+    def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
+        return self._read("similar", list[Paper], self.service.similar, paper_id, size)
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
         return self._read("suggest", list[Suggestion], self.service.suggest, prefix, size)

@@ -53,9 +53,8 @@ def trends_html(req: SearchRequest, total: int) -> tuple[Markup | None, tuple[st
     def render(of: SearchRequest) -> str:
         return render_template("_trends.html", trends=trends_of(of, total))
 
-    keep = getattr(extensions.reads(), "fragment", None)  # a test's stand-in reads may keep none
     try:
-        return Markup(keep("trends", whole, render) if keep else render(whole)), ()
+        return Markup(extensions.reads().fragment("trends", whole, render)), ()
     except SearchUnavailable:
         return None, (LEFT_OUT_TRENDS,)
 

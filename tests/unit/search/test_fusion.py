@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,6 +11,9 @@ import pytest
 from services.search.query.fusion import DEPTH, RANK_CONSTANT, SIMILAR, Weights, fuse
 from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+from fusion_lists import FusionLists  # noqa: E402  (the benchmarks' reads: other weights, the lists apart)
 
 
 def ids(fused):
@@ -104,7 +109,7 @@ def test_similar_fuses_knn_and_more_like_this():
 
 def test_similar_with_a_zero_lexical_weight_is_knn_alone():
     es = _ES(["k1", "both", "k2"], ["both", "m1"])
-    found = PaperSearch(es, "papers").similar_with(Weights(lexical=0), "p1", size=2)  # type: ignore[arg-type]
+    found = FusionLists(es, "papers").similar_with(Weights(lexical=0), "p1", size=2)  # type: ignore[arg-type]
     assert [p.paper_id for p in found] == ["k1", "both"] and len(es.searches) == 1
 
 

@@ -83,7 +83,7 @@ READS = {
     "conference": lambda s: s.conference("iclr"),
     "author": lambda s: s.author("Ada Lovelace"),
     "suggest": lambda s: s.suggest("gra"),
-    "more_like_this": lambda s: s.more_like_this("p1"),
+    "similar": lambda s: s.similar("p1"),
 }
 
 
@@ -128,7 +128,7 @@ def test_a_reading_list_is_one_multi_get_within_the_deadline_in_its_order():
 
 
 def test_one_failed_call_counts_once_toward_the_breaker():
-    """similar() falls back to more_like_this(): both are entry points, but one call is one failure."""
+    """similar() falls back to more_like_this on its words: one call, one failure."""
     breaker = search_breaker(failures=2, cooldown=60)
     service = _service(RecordingES(down=True), breaker=breaker)
     with pytest.raises(SearchUnavailable):
