@@ -43,11 +43,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from fusion_lists import FusionLists
+
 from harness import BenchWorker, bench_settings, drop, ensure_stores, percentiles, save
 from services.indexer.embedding_training import held_out
 from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
 from services.search.query.request import SearchRequest
-from services.search.query.semantic import KNN_BOOST, embedder
+from services.search.query.semantic import KNN_BOOST
+from services.search.records.embedding import embedder
 from services.web import extensions
 from services.web.app import create_app
 

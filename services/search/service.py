@@ -36,8 +36,9 @@ from services.search.query import similar
 from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights
 from services.search.query.request import SearchRequest
 from services.search.query.search_body import LEXICAL_MATCHES, build_search, build_suggest
-from services.search.query.semantic import EMBEDDING, build_like, build_ranked, embedder
+from services.search.query.semantic import build_like, build_ranked
 from services.search.records.documents import from_source
+from services.search.records.embedding import EMBEDDING, embedder
 from services.search.records.model import Paper
 from services.search.records.name_keys import author_key
 

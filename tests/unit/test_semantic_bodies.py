@@ -102,8 +102,8 @@ def _similar_bodies(similar_request):
 
 def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
     from services.indexer.reindex import rebuilt
-    from services.search.query.semantic import embedder
     from services.search.records.documents import to_document
+    from services.search.records.embedding import embedder
 
     paper = _paper("p", "Graph networks", "We study message passing on graphs.")
     stored = {**to_document(paper), "embedding": [0.0625] * DIMS, "embedding_version": embedder().version}
@@ -115,7 +115,7 @@ def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
 
 
 def test_similar_text_survives_lone_surrogates():
-    from services.search.query.semantic import embedder
+    from services.search.records.embedding import embedder
     from services.web.views.inputs import similar_text
 
     text = similar_text("graph \udc00 networks")

@@ -14,33 +14,20 @@ facets are counted over those k neighbours.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from services.search.limits import SEMANTIC_CANDIDATES, SEMANTIC_K
 from services.search.records.documents import SUMMARY_FIELDS
-from services.search.records.embedding import ARTIFACT, Embedder
+from services.search.records.embedding import EMBEDDING, embedder
 
 from .ranking import known_item_filters
 from .request import SearchRequest
 from .search_body import LEXICAL_MATCHES, _aggregations, _facet_filters, build_search, scope_filters
 
-EMBEDDING = "embedding"
-EMBEDDING_VERSION = "embedding_version"
 KNN_BOOST = 20.0
 """Weight of the kNN similarity in hybrid mode, against a BM25 score (see the module docstring)."""
 NAMED_BOOST = 10.0
 """Score of a paper the query names, in semantic mode: above any kNN similarity (at most 1)."""
-
-
-@functools.cache
-def embedder() -> Embedder:
-    """One per process: the model ``PAPERLIST_EMBEDDING_MODEL`` names (else the shipped one), loaded
-    on first use, then serving every query (and every batch). Settings are read at that first use,
-    never at import."""
-    from services.settings import load_settings
-
-    return Embedder(load_settings().embedding_model or ARTIFACT)
 
 
 def knn_clause(req: SearchRequest, vector: list[float], *, k: int | None = None,

@@ -26,6 +26,7 @@ model embedded. The web embeds queries and the indexer papers with this same cod
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Sequence
@@ -34,6 +35,9 @@ from pathlib import Path
 
 import numpy as np
 
+EMBEDDING = "embedding"
+"""The indexed vector's field; ``EMBEDDING_VERSION`` the field naming the model that made it."""
+EMBEDDING_VERSION = "embedding_version"
 ARTIFACT = Path(__file__).resolve().parent / "models" / "paper-corpus-v1.npz"
 """The shipped model, trained on ``data/sample``; ``PAPERLIST_EMBEDDING_MODEL`` names another."""
 HALF = 128
@@ -194,3 +198,13 @@ class Embedder:
 def _unit(vector: np.ndarray) -> np.ndarray:
     norm = np.linalg.norm(vector)
     return vector / norm if norm > 0 else vector
+
+
+@functools.cache
+def embedder() -> Embedder:
+    """One per process: the model ``PAPERLIST_EMBEDDING_MODEL`` names (else the shipped one), loaded
+    on first use, then serving every query (and every batch). Settings are read at that first use,
+    never at import."""
+    from services.settings import load_settings
+
+    return Embedder(load_settings().embedding_model or ARTIFACT)
