@@ -12,7 +12,7 @@ from services.search.query.fusion import DEPTH, RANK_CONSTANT, SIMILAR, Weights,
 from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
 from fusion_lists import FusionLists  # noqa: E402  (the benchmarks' reads: other weights, the lists apart)
 
 

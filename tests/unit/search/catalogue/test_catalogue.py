@@ -24,7 +24,7 @@ from services.search.catalogue import (
     venues,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[4]
 SAMPLE = REPO / "data" / "sample"
 PACKAGE = resources.files("services.search.catalogue")
 

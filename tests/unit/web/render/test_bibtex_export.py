@@ -20,8 +20,8 @@ from services.search.catalogue import venues
 from services.search.records.model import Author, Links, Paper, Publication
 from services.web.render import bibtex
 
-SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
-STYLE = Path(__file__).with_name("data") / "check.bst"
+SAMPLE = Path(__file__).resolve().parents[4] / "data" / "sample"
+STYLE = Path(__file__).resolve().parents[2] / "data" / "check.bst"
 
 
 def make(**changes) -> Paper:
