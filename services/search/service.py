@@ -2,7 +2,7 @@
 
 :class:`PaperSearch` implements :class:`~.reads.SearchReads`, what the web calls; the web
 never builds Elasticsearch bodies itself. Every public method is an entry point
-(:func:`~.boundary.translating`) and every search goes through :meth:`PaperSearch._search`.
+(:func:`~.engine.boundary.translating`) and every search goes through :meth:`PaperSearch._search`.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ class PaperSearch:
         ``suggest=False``: no "did you mean" is wanted when the words matched something. The phrase
         suggester costs 2-6x the search itself on the full corpus (150-300 ms against 40-140 ms) and,
         past zero hits, only ever adds a link: it is skipped when the query names one of its hits
-        (:func:`.corrections.names_a_hit`) and for the reads that only need the set (trends, export,
+        (:func:`.answers.corrections.names_a_hit`) and for the reads that only need the set (trends, export,
         feed). With zero hits it always runs: its correction replaces the answer.
         """
         meant = Meant(req)
@@ -191,7 +191,7 @@ class PaperSearch:
     @translating
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:
         """Papers nearest to a text (an abstract, a draft), under the request's filters and paging:
-        kNN on its embedding fused with more_like_this on its words (:mod:`.fusion`); the facets
+        kNN on its embedding fused with more_like_this on its words (:mod:`.query.fusion`); the facets
         count the kNN neighbours."""
         return self._like_text(req, text, LIKE_TEXT)
 
@@ -339,7 +339,7 @@ class PaperSearch:
     @translating
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
         """Completions for the search box: titles (by their start, then by words anywhere) and authors
-        from the index, topics and conferences by name (:mod:`.suggest`)."""
+        from the index, topics and conferences by name (:mod:`.answers.suggest`)."""
         prefix = _CONTROL.sub(" ", prefix).strip()[:limits.MAX_SUGGEST_PREFIX]
         if not prefix:
             return []

@@ -49,8 +49,8 @@ class ConferenceSummary:
 
     def is_preview(self, year: int) -> bool:
         """Is ``year`` a partial list: the venue's newest edition with fewer papers than
-        :data:`~.limits.COMPLETE_SHARE` of its previous one (a first edition: fewer than
-        :data:`~.limits.NEWEST_MIN_PAPERS`)? NeurIPS 2026's 20 papers beside 2025's 5,823 are a
+        :data:`~services.search.limits.COMPLETE_SHARE` of its previous one (a first edition: fewer than
+        :data:`~services.search.limits.NEWEST_MIN_PAPERS`)? NeurIPS 2026's 20 papers beside 2025's 5,823 are a
         preview of it, not the edition; an older year is never one (its list is all there is)."""
         listed = sorted(((y, n) for y, n in self.years if n), reverse=True)
         if not listed or listed[0][0] != year:

@@ -135,6 +135,6 @@ def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
 
 
 def suggestion(suggest: dict[str, Any] | None) -> str | None:
-    """The phrase suggester's correction of the free text (:func:`.search_body.build_suggest`), if any."""
+    """The phrase suggester's correction of the free text (:func:`services.search.query.search_body.build_suggest`), if any."""
     options = (((suggest or {}).get("did_you_mean") or [{}])[0]).get("options") or []
     return options[0]["text"] if options else None

@@ -1,7 +1,7 @@
 """Numbers about a result set (trends) and about a conference's years (venue statistics).
 
 Bodies and shaping only; :class:`~services.search.service.PaperSearch` sends the bodies.
-Trends aggregate over :func:`.search_body.result_query`, so they count exactly the hits of
+Trends aggregate over :func:`services.search.query.search_body.result_query`, so they count exactly the hits of
 the same search. Venue statistics read each raw status through the catalogue
 (decided / accepted / tier / main track, see catalogue/statuses.toml); they also count
 what the source has (abstracts, affiliations, citations, reviews, code), so a page can

@@ -1,7 +1,7 @@
 """Autocomplete: what to ask Elasticsearch for a typed prefix, and the suggestions of its answer.
 
 Titles are found three ways in one request. A paper whose name or whole title the prefix is
-("detr", "lora", "segment anything"; :mod:`.paper_names`), or whose name it starts
+("detr", "lora", "segment anything"; :mod:`services.search.records.paper_names`), or whose name it starts
 ("direct preference optim"), comes first, the paper that introduced the name before the
 others that bear it; its suggestion says the name ("End-to-End Object Detection with
 Transformers", "DETR · ECCV 2020"). The completion suggester finds titles that start with

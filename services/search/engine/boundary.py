@@ -1,7 +1,7 @@
 """The boundary between the search layer and Elasticsearch: exceptions, deadlines, the breaker.
 
 Every entry point of :class:`services.search.service.PaperSearch` goes through
-:func:`translating`: Elasticsearch's exceptions become :mod:`.errors`' (the only ones
+:func:`translating`: Elasticsearch's exceptions become :mod:`services.search.errors`' (the only ones
 callers such as the web map) and a circuit breaker fails fast while Elasticsearch is
 down; each search it sends gets its share of the request's time budget (:class:`Deadlines`).
 """
@@ -39,7 +39,7 @@ _OVERLOADED = (429, 502, 503, 504)
 
 @contextmanager
 def translated() -> Iterator[None]:
-    """The one place Elasticsearch's exceptions become the search layer's (:mod:`.errors`)."""
+    """The one place Elasticsearch's exceptions become the search layer's (:mod:`services.search.errors`)."""
     try:
         yield
     except (elastic_transport.ConnectionError, elastic_transport.ConnectionTimeout) as exc:

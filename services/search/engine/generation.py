@@ -6,7 +6,7 @@ Its key names are in :mod:`services.redis_keys`, with every other Redis key.
 
 A bump also opens a short *settling* window: documents written by a bulk request become
 searchable only at the index's next refresh (``refresh_interval`` 1 s, see
-:mod:`.schema`). An answer computed inside the window may miss them, so a cache keeps it
+:mod:`services.search.records.schema`). An answer computed inside the window may miss them, so a cache keeps it
 no longer than the window lasts. While an ingest loads at the long refresh interval
 (:func:`loading`), the window lasts that interval.
 """

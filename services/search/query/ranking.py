@@ -10,11 +10,11 @@ of :mod:`.text_query` is wrapped in a ``function_score`` whose factors multiply 
 * **known-item factors** (filters, each a fixed multiplier, :data:`FACTORS`): the query is
   the whole title (its ``title_key``), one of the paper's *names* (``name_keys``: the part of the
   title before its colon, a name its abstract coins, an acronym other papers give it;
-  :mod:`.paper_names`), a name the paper *introduced* (``intro_keys``: it bore the name first, when
+  :mod:`services.search.records.paper_names`), a name the paper *introduced* (``intro_keys``: it bore the name first, when
   the name was new), a name plus an author's surname ("maml finn"), the start of a name (a
   ``prefix``, so a word cut mid-way still counts), the start of the title while its last word is
   cut, or an author's surname plus title words;
-* **the prominence prior** (:mod:`.prominence`): ``1 + PRIOR_WEIGHT * (prominence - 0.5)``,
+* **the prominence prior** (:mod:`services.search.records.prominence`): ``1 + PRIOR_WEIGHT * (prominence - 0.5)``,
   a factor in [0.8, 1.2] that orders papers matching about equally well and cannot lift a
   weak match over a strong one (each known-item factor is larger than the prior's whole range).
 

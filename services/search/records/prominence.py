@@ -6,7 +6,7 @@ noticed. The sources say who was noticed in several ways, none of them everywher
 (award, oral, spotlight), the reviewers' mean rating, citation counts, released code. This
 module turns whichever a paper has into one number in [0, 1], written at ingest into the
 ``prominence`` field, which ranking reads through a bounded ``function_score``
-(:func:`services.search.query.text_query.scored`): it orders papers that match about equally well
+(:func:`services.search.query.ranking.ranked`): it orders papers that match about equally well
 and cannot lift a weak match over a strong one. ``docs/ranking.md`` has the formula.
 
 Per venue-year: a rating or a citation count counts by its mid-rank among the papers of
