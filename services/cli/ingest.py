@@ -71,6 +71,10 @@ def print_summary(summary: Summary) -> None:
         table.add_row("pruned", f"{summary.pruned:,} (from {scope})")
     if summary.renamed is not None:
         table.add_row("named", f"{summary.renamed:,} paper(s) (names others give them, mentions)")
+    if summary.maps:
+        years = summary.maps
+        scope = ", ".join(f"{c} {y}" for c, y in years) if len(years) <= 5 else f"{len(years)} venue-years"
+        table.add_row("maps", f"asked for {scope} (built by the workers)")
     if summary.resent:
         table.add_row("re-sent", f"{summary.resent:,} batch(es)")
     console.print(table)
