@@ -96,7 +96,8 @@ class Worker:
 
     def start(self, concurrency: int = 2) -> None:
         env = {**os.environ, "ES_URL": self.settings.es_url, "REDIS_URL": self.settings.redis_url,
-               "PAPERLIST_QUEUE": self.settings.queue, "PAPERLIST_INDEX": self.settings.index}
+               "PAPERLIST_QUEUE": self.settings.queue, "PAPERLIST_INDEX": self.settings.index,
+               "PAPERLIST_MAP_MIN_PAPERS": str(self.settings.map_min_papers)}
         self.log.parent.mkdir(exist_ok=True)
         node = f"test-{uuid.uuid4().hex[:6]}@%h"
         self.proc = subprocess.Popen(

@@ -26,6 +26,8 @@ LINE_EM = 1.3
 GAP_PX = 3                       # between two names on one line
 COLOURS = 10                     # .k0 ... .k9 in style.css
 NEIGHBOURS = 6                   # nearest clusters whose colours a cluster avoids
+MARGIN = 2.0                     # % of the drawing kept free on each side: a point on the edge is drawn whole
+SPARSE_BELOW = 500               # papers: a map with fewer draws larger points (style.css .sparse)
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,10 @@ class MapPage:
     matched_on_map: int           # of the matches, the papers the map draws
 
     @property
+    def sparse(self) -> bool:
+        return self.venue_map.papers < SPARSE_BELOW
+
+    @property
     def searching(self) -> bool:
         return self.matches is not None
 
@@ -90,13 +96,14 @@ def map_page(venue_map: VenueMap, matches: Matches | None, selected: int | None,
     points = venue_map.points
     height = max(max(points.y, default=0.0), 1e-3)
     aspect = round(min(max(1.0 / height, 1.0), 2.4), 3)  # a very flat layout is drawn less flat
-    scale_y = 100.0 / height
+    span = 100.0 - 2 * MARGIN
+    scale_y = span / height
     hits = set(matches.ids) if matches else set()
     colours = _colours(venue_map)
     members: dict[int, list[Point]] = {c.id: [] for c in venue_map.clusters}
     for paper_id, title, x, y, c in zip(points.ids, points.titles, points.x, points.y, points.cluster):
-        members.setdefault(c, []).append(Point(paper_id, title, f"{x * 100:.2f}", f"{y * scale_y:.2f}",
-                                               paper_id in hits))
+        members.setdefault(c, []).append(Point(paper_id, title, f"{MARGIN + x * span:.2f}",
+                                               f"{MARGIN + y * scale_y:.2f}", paper_id in hits))
     groups = tuple(Group(c, colours.get(c, 0), c == selected, tuple(ps)) for c, ps in members.items())
     names = (*_placed(venue_map, aspect, scale_y, WIDE_PX, WIDE_TYPE, "wide", cluster_href),
              *_placed(venue_map, aspect, scale_y, NARROW_PX, NARROW_TYPE, "narrow", cluster_href))
@@ -120,15 +127,15 @@ def _placed(venue_map: VenueMap, aspect: float, scale_y: float, width_px: int, t
         text = cluster.label if which == "wide" else next((t for t in cluster.terms if t not in shown), cluster.label)
         shown.add(text)
         half = min(len(text) * type_px * GLYPH_EM / 2, width_px / 2)
-        cx = min(max(cluster.x * width_px, half), width_px - half)  # the whole name inside the drawing
-        cy = cluster.y * scale_y / 100 * height_px
+        cx = min(max((MARGIN + cluster.x * (100 - 2 * MARGIN)) / 100 * width_px, half), width_px - half)
+        cy = (MARGIN + cluster.y * scale_y) / 100 * height_px  # the whole name inside the drawing, as its point
         for dy in (0.0, -line, line, -2 * line, 2 * line):
             top = cy + dy - line / 2
             box = (cx - half - GAP_PX, top, cx + half + GAP_PX, top + line)
             if box[1] < 0 or box[3] > height_px or any(_overlap(box, other) for other in taken):
                 continue
             taken.append(box)
-            names.append(Name(cluster.id, text, f"{cx / width_px * 100:.2f}", f"{cluster.y * scale_y:.2f}",
+            names.append(Name(cluster.id, text, f"{cx / width_px * 100:.2f}", f"{MARGIN + cluster.y * scale_y:.2f}",
                               round(dy + type_px * 0.35), which, cluster_href(cluster.id)))
             break
     return names
