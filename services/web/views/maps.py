@@ -16,7 +16,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 
 from services.search import conferences
 from services.search.errors import InvalidRequest
-from services.search.limits import MAP_MATCHES, MAX_YEAR, MIN_YEAR
+from services.search.limits import MAP_MATCHES
 from services.search.request import SearchRequest, whole_number
 from services.search.venue_maps import VenueMap
 
@@ -26,7 +26,7 @@ from ..render import answers
 from ..render import openapi as doc
 from ..render.maps import map_page
 from ..urls import url_with
-from .inputs import search_request, venue_year_or_404
+from .inputs import api_venue_year, search_request, venue_year_or_404
 
 bp = Blueprint("maps", __name__)
 _VENUE_PARAMETERS = ("conference", "year")
@@ -61,9 +61,7 @@ def page(slug: str, year: int):
                "papers than the site's minimum, 200 by default, or its map is being made)",
                answer="VenueMap", params=doc.VENUE_PATH, errors=[404])
 def api(slug: str, year: int):
-    if not MIN_YEAR <= year <= MAX_YEAR:
-        raise InvalidRequest("year", f"must be between {MIN_YEAR} and {MAX_YEAR}")
-    canonical = conferences.canonical_slug(slug)
+    canonical = api_venue_year(slug, year)
     if not canonical:
         abort(404, description=f"No map of {slug[:60]} {year}.")
     return jsonify(answers.venue_map_json(_map_or_404(canonical, year)))
