@@ -567,6 +567,19 @@ function createReadingList() {
   return { render };
 }
 
+/* A box that answers as you type asks its page's partial answer (partial=1, JSON); a newer question
+   aborts the one still in flight (its promise rejects with an AbortError, which callers ignore). */
+function partialAnswers() {
+  let inflight = null;
+  return (url) => {
+    if (inflight) { inflight.abort(); }
+    const controller = new AbortController();
+    inflight = controller;
+    return fetch(withParam(url, "partial", "1"), { signal: controller.signal, headers: { "Accept": "application/json" } })
+      .then((resp) => (resp.ok ? resp.json() : Promise.reject(new Error("HTTP " + resp.status))));
+  };
+}
+
 /* The score box (/conferences/<slug>/<year>/scores): the page answers ?score=… by itself (no
    JavaScript needed); here the answer comes as you type, from the same page's partial answer. */
 function initScoreBox() {
@@ -575,16 +588,12 @@ function initScoreBox() {
   if (!form || !answer || !window.fetch) { return; }
   const input = $("input[name=score]", form);
   let timer = null;
-  let inflight = null;
+  const partial = partialAnswers();
   const ask = (push) => {
     const value = input.value.trim();
     const action = form.getAttribute("action").split("#")[0];
     const url = value ? withParam(action, "score", value) : action;
-    if (inflight) { inflight.abort(); }
-    const controller = new AbortController();
-    inflight = controller;
-    fetch(withParam(url, "partial", "1"), { signal: controller.signal, headers: { "Accept": "application/json" } })
-      .then((resp) => (resp.ok ? resp.json() : Promise.reject(new Error("HTTP " + resp.status))))
+    partial(url)
       .then((data) => {
         answer.innerHTML = data.answer;
         if (window.history && history.replaceState) { history[push ? "pushState" : "replaceState"](null, "", url); }
@@ -637,7 +646,7 @@ function initMap() {
   if (!form || !status || !window.fetch) { return; }
   const input = $("input[name=q]", form);
   let timer = null;
-  let inflight = null;
+  const partial = partialAnswers();
   const show = (ids) => {
     const hits = new Set(ids);
     const perCluster = new Map();
@@ -662,11 +671,7 @@ function initMap() {
     if (!input.value.trim()) { params.delete("q"); }
     const query = params.toString();
     const url = query ? action + "?" + query : action;
-    if (inflight) { inflight.abort(); }
-    const controller = new AbortController();
-    inflight = controller;
-    fetch(withParam(url, "partial", "1"), { signal: controller.signal, headers: { "Accept": "application/json" } })
-      .then((resp) => (resp.ok ? resp.json() : Promise.reject(new Error("HTTP " + resp.status))))
+    partial(url)
       .then((data) => {
         status.innerHTML = data.summary;
         show(data.ids);
