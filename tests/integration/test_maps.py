@@ -12,12 +12,11 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import threading
 import time
 import uuid
 
 import pytest
-from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest
+from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest, serving
 
 from services.indexer.celery_app import create_celery
 from services.indexer.maps import listed_venue_years
@@ -142,13 +141,8 @@ def test_the_site_serves_the_maps_and_links_to_them(mapped, maps_app):
 @pytest.fixture(scope="module")
 def live_server(maps_app):
     """The browser fixtures' server (test_browser.py's name), over this module's alias."""
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", 0, maps_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    with serving(maps_app) as url:
+        yield url
 
 
 NAMES_ARE_LEGIBLE = """() => {
