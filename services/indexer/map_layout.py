@@ -69,7 +69,7 @@ def layout(vectors: np.ndarray) -> Layout:
 
 def project(vectors: np.ndarray) -> np.ndarray:
     """t-SNE of the rows, on one core."""
-    from openTSNE import TSNEEmbedding, affinity, initialization  # the indexer's maps only: not at import
+    from openTSNE import TSNEEmbedding, affinity, initialization, nearest_neighbors  # the maps only: not at import
 
     n = len(vectors)
     if n < 4:
@@ -77,9 +77,13 @@ def project(vectors: np.ndarray) -> np.ndarray:
     data = np.asarray(vectors, dtype=np.float32)
     perplexity = min(PERPLEXITY, (n - 1) / 3)
     with threadpool_limits(limits=1):  # one core's work: the figure the issue asks; two workers, two maps
+        # The neighbour index made here, not by openTSNE's lookup of a method by name, which imports
+        # pynndescent (and with it numba's compiler) whenever it is installed, though it is never used.
+        index = nearest_neighbors.Sklearn if n < EXACT_NEIGHBOURS_BELOW else nearest_neighbors.Annoy
         affinities = affinity.PerplexityBasedNN(
-            data, perplexity=perplexity, n_jobs=1, random_state=SEED,
-            method="exact" if n < EXACT_NEIGHBOURS_BELOW else "annoy")
+            perplexity=perplexity, n_jobs=1,
+            knn_index=index(data=data, k=min(n - 1, int(3 * perplexity)), metric="euclidean", n_jobs=1,
+                            random_state=SEED))
         embedding = TSNEEmbedding(initialization.pca(data, random_state=SEED), affinities, n_jobs=1,
                                   negative_gradient_method="bh" if n < BARNES_HUT_BELOW else "fft",
                                   random_state=SEED)
