@@ -1,7 +1,7 @@
 """Venue-year maps (issue 32): what building them costs, whether their clusters hold together, where to keep them.
 
-``build``: every venue-year's map of an alias through the Celery workers (``paperlist.build_map``,
-the largest first, ``force``: laid out even when unchanged), timed from the first send to the last
+``build``: every venue-year's map of an alias (or those of ``--venue``) through the Celery workers
+(``paperlist.build_map``, the largest first, ``force``: laid out even when unchanged), timed from the first send to the last
 answer, with each map's CPU seconds (one core each) and the load average. The workers must
 write somewhere of your choosing when the alias is not yours: start them with
 ``PAPERLIST_INDEX=<alias> PAPERLIST_MAPS_INDEX=<your index>`` (and a Redis database and queue of
@@ -22,6 +22,7 @@ neighbours in 256-d kept among its 10 nearest on the map, and how often those 2-
 its primary area.
 
     python bench/maps.py build --alias full --maps-index full-maps-test-me
+    python bench/maps.py build --alias full --maps-index full-maps-test-me --venue icml:2026
     python bench/maps.py coherence --alias full --maps-index full-maps-test-me
     python bench/maps.py storage --maps-index full-maps-test-me
     python bench/maps.py projections --alias full --venue icml:2026
@@ -57,7 +58,8 @@ AREA_VENUES = ("iclr", "icml")
 def build(args, settings) -> dict:
     es = make_client(settings, request_timeout=120)
     celery = create_celery(settings)
-    chosen = planned(es, args.alias, args.maps_index, settings.map_min_papers)
+    wanted = [_venue_year(v) for v in args.venue] or None
+    chosen = planned(es, args.alias, args.maps_index, settings.map_min_papers, wanted)
     load_before = os.getloadavg()
     started = time.perf_counter()
     pending = [celery.send_task("paperlist.build_map", args=[args.alias, c, y, True], queue=settings.queue)
@@ -184,8 +186,8 @@ def projections(args, settings) -> dict:
     from services.indexer import map_layout
 
     es = make_client(settings, request_timeout=120)
-    conference, _, year = args.venue.partition(":")
-    query = {"bool": {"filter": [{"term": {"conference": conference}}, {"term": {"year": int(year)}},
+    conference, year = _venue_year(args.venue)
+    query = {"bool": {"filter": [{"term": {"conference": conference}}, {"term": {"year": year}},
                                  {"exists": {"field": "embedding"}}, *FACETS.default_filters()]}}
     hits = list(helpers.scan(es, index=args.alias, query={"query": query, "_source": ["embedding", "primary_area"]}))
     vectors = np.array([h["_source"]["embedding"] for h in hits], dtype=np.float32)
@@ -222,6 +224,11 @@ def projections(args, settings) -> dict:
     return {"venue": args.venue, "papers": len(vectors), "rows": rows}
 
 
+def _venue_year(text: str) -> tuple[str, int]:
+    conference, _, year = text.partition(":")
+    return conference, int(year)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -232,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.choices["coherence"].add_argument("--pairs", type=int, default=20_000)
     sub.choices["coherence"].add_argument("--seed", type=int, default=0)
     sub.choices["storage"].add_argument("--reads", type=int, default=30)
+    sub.choices["build"].add_argument("--venue", action="append", default=[],
+                                      help="conference:year to build (repeatable; default: every one with a map due)")
     sub.choices["projections"].add_argument("--venue", default="icml:2026")
     args = parser.parse_args(argv)
     settings = load_settings()  # the workers' REDIS_URL and PAPERLIST_QUEUE: set them as the workers have them
