@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from .browse import AuthorProfile, ConferenceSummary, Overview
-from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
 from .model import Paper
 from .request import SearchRequest
 from .results import SearchResults
 from .stats import Institutions, Trends, VenueYear
+from .venue_maps import Matches, VenueMap
 
 SUGGESTION_KINDS = ("title", "author", "topic", "conference")
 
@@ -60,6 +61,10 @@ class SearchReads(Protocol):
     def institutions(self, conference: str, year: int) -> Institutions: ...
 
     def feed(self, req: SearchRequest) -> list[Paper]: ...
+
+    def venue_map(self, conference: str, year: int) -> VenueMap | None: ...
+
+    def map_matches(self, req: SearchRequest, limit: int = MAP_MATCHES) -> Matches: ...
 
     def paper(self, paper_id: str) -> Paper | None: ...
 

@@ -16,7 +16,7 @@ from typing import Any
 import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
-from . import authors, conferences, corrections, taxonomy
+from . import authors, conferences, corrections, taxonomy, venue_maps
 from .boundary import BudgetSpent, Deadlines, translating
 from .breaker import CircuitBreaker
 from .browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
@@ -24,8 +24,8 @@ from .documents import SUMMARY_FIELDS, from_source
 from .errors import OptionalTimedOut, TimedOut
 from .facets import FACETS
 from .fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
-from .limits import (AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX,
-                     SUGGEST_BELOW, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS)
+from .limits import (AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES, MAX_SIMILAR_TEXT,
+                     MAX_SUGGEST_PREFIX, SUGGEST_BELOW, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS)
 from .model import Paper
 from .name_keys import author_key
 from .corrections import Meant, hint, keep_case, use_correction
@@ -38,6 +38,7 @@ from .sorting import BROWSE_SORT, sort_clauses
 from .stats import (Institutions, Trends, VenueYear, aggregate, institution_years_body, institutions_body,
                     shape_institutions, shape_trends, shape_venue, trends_body, venue_body)
 from .suggest import shape_suggestions, suggest_body
+from .venue_maps import Matches, VenueMap
 
 log = logging.getLogger(__name__)
 _PROFILE_AGGS = {
@@ -56,9 +57,10 @@ class PaperSearch:
     """Every read the site and the API make; Elasticsearch errors leave as :mod:`.errors` exceptions."""
 
     def __init__(self, es: Elasticsearch, alias: str, *, deadlines: Deadlines | None = None,
-                 breaker: CircuitBreaker | None = None):
+                 breaker: CircuitBreaker | None = None, maps_index: str | None = None):
         self.es = es
         self.alias = alias
+        self.maps_index = maps_index or f"{alias}-maps"
         self.deadlines = deadlines
         self.breaker = breaker
 
@@ -289,6 +291,20 @@ class PaperSearch:
         body.pop("suggest", None)
         resp = self._search(**body)
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]], resp["hits"]["total"]["value"]
+
+    @translating
+    def venue_map(self, conference: str, year: int) -> VenueMap | None:
+        """The stored map of a venue-year (:mod:`.venue_maps`), or None."""
+        return venue_maps.load(self._es, self.maps_index, conference, year)
+
+    @translating
+    def map_matches(self, req: SearchRequest, limit: int = MAP_MATCHES) -> Matches:
+        """The ids of a search's first ``limit`` papers (what a map highlights), and how many match."""
+        body = build_search(replace(req, page=1, page_size=limit, search_after=None), facets=False, highlight=False)
+        body["_source"] = False
+        body.pop("suggest", None)
+        resp = self._search(**body)
+        return Matches(tuple(h["_id"] for h in resp["hits"]["hits"]), resp["hits"]["total"]["value"])
 
     def _aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
         return self._search(**body).body

@@ -38,12 +38,13 @@ from flask import has_request_context, request
 
 from services.search.browse import AuthorProfile, ConferenceSummary, Overview
 from services.search.errors import SearchUnavailable
-from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
 from services.search.model import Paper
 from services.search.reads import Exported, SearchReads, Suggestion
 from services.search.request import SearchRequest
 from services.search.results import SearchResults
 from services.search.stats import Institutions, Trends, VenueYear
+from services.search.venue_maps import Matches, VenueMap
 
 from .. import policy, requestctx
 from ..http import metrics
@@ -79,6 +80,12 @@ class CachedSearch:
 
     def feed(self, req: SearchRequest) -> list[Paper]:
         return self._read("feed", list[Paper], self.service.feed, req)
+
+    def venue_map(self, conference: str, year: int) -> VenueMap | None:
+        return self._read("venue_map", VenueMap | None, self.service.venue_map, conference, year)
+
+    def map_matches(self, req: SearchRequest, limit: int = MAP_MATCHES) -> Matches:
+        return self._read("map_matches", Matches, self.service.map_matches, req, limit)
 
     def paper(self, paper_id: str) -> Paper | None:
         return self._read("paper", Paper | None, self.service.paper, paper_id)

@@ -22,6 +22,7 @@ from services.search.request import SearchRequest
 from services.search.results import Hit, SearchResults
 from services.search.score_histogram import ScoreHistogram, accepted_only, score_bins
 from services.search.stats import ACCEPTANCE_RATE_DEFINITION, LACKS, Institution, Institutions, Trends, VenueYear
+from services.search.venue_maps import VenueMap
 
 from ..urls import absolute_url
 from . import schemas
@@ -204,3 +205,14 @@ def reindex_progress_json(state: Json) -> Json:
 
 def task_json(payload: Json) -> Json:
     return _through(schemas.TaskState, payload, exclude_unset=True)
+
+
+def venue_map_json(m: VenueMap) -> Json:
+    """A venue-year's map: its papers' places and clusters, the clusters' names and sizes."""
+    p = m.points
+    return _through(schemas.VenueMap, {
+        "conference": m.conference, "conference_name": conferences.label(m.conference), "year": m.year,
+        "papers": m.papers, "left_out": m.left_out, "height": max(max(p.y, default=0.0), 0.001),
+        "method": m.method, "computed_at": m.computed_at,
+        "points": [{"id": i, "x": x, "y": y, "cluster": c} for i, x, y, c in zip(p.ids, p.x, p.y, p.cluster)],
+        "clusters": [{"id": c.id, "label": c.label, "count": c.count} for c in m.clusters]})
