@@ -79,6 +79,11 @@ def run_failed(run_id: str) -> str:
     return f"{run(run_id)}:failed"
 
 
+def run_venue_years(run_id: str) -> str:
+    """The venue-years a run wrote to or pruned from (``conf:year``): their maps are rebuilt after it."""
+    return f"{run(run_id)}:venue-years"
+
+
 def run_lease(run_id: str, batch_id: str) -> str:
     """Alive while a worker holds the batch (``*`` as ``batch_id``: the pattern of every lease)."""
     return f"{run(run_id)}:lease:{batch_id}"

@@ -10,7 +10,7 @@ import ipaddress
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -86,13 +86,24 @@ class Settings(BaseSettings):
     # The embedding model (.npz from `paperlist embeddings train`); unset: the one shipped in
     # services/search/records/models/, trained on the sample. Web and workers must name the same one.
     embedding_model: Path | None = Field(None, alias="PAPERLIST_EMBEDDING_MODEL")
+    # Maps of venue-years (issue 32): the fewest listed papers a venue-year needs for a map (the
+    # bundled sample's have ~60: its tests lower it), and the index the maps live in (unset: <alias>-maps).
+    map_min_papers: int = Field(200, alias="PAPERLIST_MAP_MIN_PAPERS", ge=2, le=1_000_000)
+    maps_index: str | None = Field(None, alias="PAPERLIST_MAPS_INDEX")
 
-    @field_validator("index")
+    @field_validator("index", "maps_index")
     @classmethod
-    def _index_name(cls, value: str) -> str:
+    def _index_name(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None and info.field_name == "maps_index":
+            return value
         if not value or value != value.lower() or any(c in value for c in ' "*\\<|,>/?#:'):
-            raise ValueError("PAPERLIST_INDEX must be a lowercase Elasticsearch name")
+            raise ValueError(f"{cls.model_fields[info.field_name].alias} must be a lowercase Elasticsearch name")
         return value
+
+    def maps_index_of(self, alias: str) -> str:
+        """Where the maps of ``alias`` live (``services.search.engine.maps_index``): ``<alias>-maps``, or
+        ``PAPERLIST_MAPS_INDEX`` for the configured alias."""
+        return self.maps_index if self.maps_index and alias == self.index else f"{alias}-maps"
 
     @field_validator("embedding_model")
     @classmethod

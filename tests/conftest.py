@@ -96,7 +96,8 @@ class Worker:
 
     def start(self, concurrency: int = 2) -> None:
         env = {**os.environ, "ES_URL": self.settings.es_url, "REDIS_URL": self.settings.redis_url,
-               "PAPERLIST_QUEUE": self.settings.queue, "PAPERLIST_INDEX": self.settings.index}
+               "PAPERLIST_QUEUE": self.settings.queue, "PAPERLIST_INDEX": self.settings.index,
+               "PAPERLIST_MAP_MIN_PAPERS": str(self.settings.map_min_papers)}
         self.log.parent.mkdir(exist_ok=True)
         node = f"test-{uuid.uuid4().hex[:6]}@%h"
         self.proc = subprocess.Popen(
@@ -246,16 +247,25 @@ def client(app):
     return app.test_client()
 
 
-@pytest.fixture(scope="session")
-def live_server(app):
-    """The Flask app on a real port, for the browser test and Schemathesis."""
+@contextmanager
+def serving(app):
+    """``app`` on a real loopback port while the block runs; yields its base URL."""
     from werkzeug.serving import make_server
 
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def live_server(app):
+    """The Flask app on a real port, for the browser test and Schemathesis."""
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from services.search.answers.browse import (
     newest_conference_year,
     previews_after,
 )
-from services.search.answers.results import Exported, Hit, SearchResults
+from services.search.answers.results import Exported, Hit, Matches, SearchResults
 from services.search.answers.score_histogram import (
     BIN_WIDTH,
     DECISIONS,
@@ -46,12 +46,13 @@ from services.search.answers.stats import (
 )
 from services.search.answers.suggest import Suggestion
 from services.search.catalogue import taxonomy, venues
-from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
 from services.search.query.facets import FacetValue
 from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
 from services.search.records.model import Author, Links, Paper, ReviewScore
 from services.search.records.name_keys import author_key
+from services.search.records.venue_maps import VenueMap
 from services.settings import load_settings
 
 CLOSED = "127.0.0.1:1"  # nothing listens on port 1 (and the unit tier's --disable-socket refuses any address)
@@ -90,6 +91,7 @@ class FakeReads:
 
     papers: Sequence[Paper] = PAPERS
     calls: list[tuple[str, tuple]] = field(default_factory=list)
+    maps: dict[tuple[str, int], VenueMap] = field(default_factory=dict)  # the stored maps, by venue-year
 
     def _note(self, name: str, *args: object) -> None:
         self.calls.append((name, args))
@@ -178,6 +180,15 @@ class FakeReads:
         self._note("papers_by_id", tuple(paper_ids))
         by_id = {p.paper_id: p for p in self.papers}
         return [by_id[i] for i in dict.fromkeys(paper_ids) if i in by_id]
+
+    def venue_map(self, conference: str, year: int) -> VenueMap | None:
+        self._note("venue_map", conference, year)
+        return self.maps.get((conference, year))
+
+    def map_matches(self, req: SearchRequest, limit: int = MAP_MATCHES) -> Matches:
+        self._note("map_matches", req, limit)
+        found = self._matching(req)
+        return Matches(tuple(p.paper_id for p in found[:limit]), len(found))
 
     def feed(self, req: SearchRequest) -> list[Paper]:
         self._note("feed", req)

@@ -59,6 +59,11 @@ def run_ingest(config, celery, es, client, sources, *, prune, rejects_dir=None, 
         return job.execute(sources, progress=show)
 
 
+def _years(years) -> str:
+    """Conference-years by name when they are few, else how many."""
+    return ", ".join(f"{c} {y}" for c, y in years) if len(years) <= 5 else f"{len(years)} conference-years"
+
+
 def print_summary(summary: Summary) -> None:
     for problem in summary.problems:
         err_console.print(f"[yellow]warning:[/yellow] {problem}")
@@ -66,11 +71,11 @@ def print_summary(summary: Summary) -> None:
     for name in ("read", "indexed", "unchanged", "rejected"):
         table.add_row(name, f"{getattr(summary, name):,}")
     if summary.pruned is not None:
-        years = summary.pruned_scope
-        scope = ", ".join(f"{c} {y}" for c, y in years) if len(years) <= 5 else f"{len(years)} conference-years"
-        table.add_row("pruned", f"{summary.pruned:,} (from {scope})")
+        table.add_row("pruned", f"{summary.pruned:,} (from {_years(summary.pruned_scope)})")
     if summary.renamed is not None:
         table.add_row("named", f"{summary.renamed:,} paper(s) (names others give them, mentions)")
+    if summary.maps:
+        table.add_row("maps", f"asked for {_years(summary.maps)} (built by the workers)")
     if summary.resent:
         table.add_row("re-sent", f"{summary.resent:,} batch(es)")
     console.print(table)

@@ -8,6 +8,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from services.indexer.celery_app import create_celery, redis_client
+from services.indexer.maps import request_maps
 from services.indexer.reindex import ReindexError, ReindexState, request_reindex, rollback
 from services.search.engine.client import make_client
 
@@ -26,6 +27,7 @@ def reindex(no_wait: bool, from_sources: bool, roll_back: bool) -> None:
     if roll_back:
         old, new = rollback(config, make_client(config), client, config.index)
         console.print(f"rolled back: {config.index} -> {new} (was {old})")
+        request_maps(create_celery(config), config, config.index)  # those whose papers differ are made again
         return
     run_id, task_id = request_reindex(client, create_celery(config), config, config.index, from_sources)
     console.print(f"reindex {run_id} queued (task {task_id})")

@@ -30,6 +30,7 @@ class WriteResult:
     indexed: int = 0
     unchanged: int = 0
     failures: list[tuple[Paper, str]] = field(default_factory=list)
+    venue_years: set[tuple[str, int]] = field(default_factory=set)  # of the papers written: their maps are out of date
 
 
 def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Sequence[Paper],
@@ -70,6 +71,8 @@ def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Seq
             info = item.get("index", {})
             if ok:
                 result.indexed += 1
+                paper = by_id[info.get("_id")]
+                result.venue_years.add((paper.conference, paper.year))
             else:
                 result.failures.append((by_id[info.get("_id")], _reason(info)))
     bump_generation(client, alias)  # cached answers over the alias are now out of date

@@ -31,6 +31,7 @@ from services.settings import Settings
 from . import venue_scales
 from .bulk_writer import IndexReadOnly
 from .ingested_sources import SourceRegistry
+from .maps import request_maps
 from .normalise import Rejected, identity
 from .runs import IngestRun, RunCounts, reject_entry
 from .sources import Origin, SourceError, SourceFile, SourceRead, open_sources, reader_named
@@ -55,6 +56,7 @@ class Summary:
     abandoned_batches: int = 0
     rejects_path: Path | None = None
     problems: list[str] = field(default_factory=list)
+    maps: list[tuple[str, int]] = field(default_factory=list)  # venue-years written: their maps were asked for
     seconds: float = 0.0
 
 
@@ -143,6 +145,9 @@ class Ingest:
             if self.run.counts().indexed or summary.pruned:
                 summary.renamed = self._names()
         summary.problems += self._problems
+        summary.maps = self.run.venue_years()
+        if summary.maps:  # after the load's last refresh: the map tasks see every paper written
+            request_maps(self.celery, self.settings, self.alias, summary.maps)
         counts = self.run.counts()
         summary.read, summary.indexed, summary.unchanged, summary.rejected = (
             counts.read, counts.indexed, counts.unchanged, counts.rejected)
@@ -327,7 +332,9 @@ class Ingest:
         result = self.celery.send_task(
             "paperlist.prune", args=[self.alias, sorted(self._conference_years), sorted(self._seen)],
             queue=self.settings.queue, compression="zlib")
-        return int(result.get(timeout=3600)["deleted"])
+        outcome = result.get(timeout=3600)
+        self.run.note_venue_years((c, int(y)) for c, y in outcome.get("venue_years", ()))
+        return int(outcome["deleted"])
 
     def _names(self) -> int:
         """The corpus pass over the alias (what the new papers say of the others, and the reverse)."""

@@ -131,6 +131,18 @@ class IngestRun:
     def leased(self, batch_id: str) -> bool:
         return bool(self.redis.exists(redis_keys.run_lease(self.run_id, batch_id)))
 
+    def note_venue_years(self, venue_years: Iterable[tuple[str, int]]) -> None:
+        """Venue-years a batch or the prune changed: the ingest asks for their maps when it ends."""
+        members = [f"{conference}:{year}" for conference, year in venue_years]
+        if members:
+            key = redis_keys.run_venue_years(self.run_id)
+            self.redis.sadd(key, *members)
+            self.redis.expire(key, RUN_TTL)
+
+    def venue_years(self) -> list[tuple[str, int]]:
+        found = (m.decode().rpartition(":") for m in self.redis.smembers(redis_keys.run_venue_years(self.run_id)))
+        return sorted((conference, int(year)) for conference, _, year in found)
+
     def done_batches(self) -> set[str]:
         return {b.decode() for b in self.redis.smembers(redis_keys.run_done(self.run_id))}
 

@@ -11,8 +11,10 @@ import redis
 from celery import shared_task
 from elasticsearch import ApiError, helpers
 
+from services.search.engine.generation import bump_generation
 from services.search.records.prominence import VenueScale
 
+from . import maps
 from .bulk_writer import delete_papers, index_papers
 from .celery_app import VISIBILITY_TIMEOUT
 from .name_pass import run_pass
@@ -25,6 +27,7 @@ from .write_journal import WritesPaused
 log = logging.getLogger(__name__)
 
 BATCH_TIME_LIMIT = 300
+MAP_TIME_LIMIT = 900  # one venue-year's map: ~20 s of a core for 6,600 papers, ~40 s for ICLR 2025's 11,600 records
 # A batch takes seconds; its lease is renewed in the background while it runs. A lease
 # that lapses on an unfinished batch tells the ingest command the worker died.
 BATCH_LEASE = 30
@@ -85,6 +88,7 @@ def _ingest_batch(es, client, run: IngestRun, alias: str, batch_id: str, segment
         _transient(exc)
         raise
     rejects += [reject_entry(p.source, p.position, reason, {"title": p.title}) for p, reason in result.failures]
+    run.note_venue_years(result.venue_years)
     counts = {"indexed": result.indexed, "unchanged": result.unchanged, "rejected": len(rejects)}
     run.finish_batch(batch_id, counts, rejects)
     # Timings in the result (and the worker log) show where a slow ingest spends its time.
@@ -103,14 +107,15 @@ def prune(self, alias: str, conference_years: list[list], keep_ids: list[str]) -
     try:
         # The ingest loads at a long refresh interval: see every paper before choosing.
         self.es.indices.refresh(index=alias)
-        doomed = [hit["_id"] for hit in helpers.scan(self.es, index=alias, query={"query": query, "_source": False},
-                                                      size=2000, scroll="2m")
+        doomed = [hit for hit in helpers.scan(self.es, index=alias, size=2000, scroll="2m",
+                                              query={"query": query, "_source": ["conference", "year"]})
                   if hit["_id"] not in keep]
-        deleted = delete_papers(self.es, self.redis, alias, doomed)
+        deleted = delete_papers(self.es, self.redis, alias, [hit["_id"] for hit in doomed])
     except ApiError as exc:
         _transient(exc)
         raise
-    return {"deleted": deleted, "candidates": len(doomed)}
+    venue_years = sorted({(h["_source"]["conference"], int(h["_source"]["year"])) for h in doomed})
+    return {"deleted": deleted, "candidates": len(doomed), "venue_years": venue_years}
 
 
 @shared_task(name="paperlist.names", bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
@@ -131,6 +136,7 @@ def reindex(self, alias: str, run_id: str, from_sources: bool = False) -> dict:
         outcome = Rebuild(self.settings, self.es, self.redis, alias, run_id).run(from_sources=from_sources)
     except ReindexError as exc:
         return {"status": "failed", "run_id": run_id, "message": str(exc)}
+    maps.request_maps(self.app, self.settings, alias)  # every venue-year: those whose papers are unchanged are skipped
     return {"status": "done", **asdict(outcome)}
 
 
@@ -148,3 +154,35 @@ def request_reindex_task(self, alias: str, from_sources: bool = False) -> dict:
     except ReindexError as exc:
         return {"status": "refused", "message": str(exc)}
     return {"status": "queued", "run_id": run_id, "task_id": task_id}
+
+
+@shared_task(name="paperlist.build_maps", bind=True, **RETRY)
+def build_maps(self, alias: str, venue_years: list[list] | None = None, force: bool = False) -> dict:
+    """Send one ``paperlist.build_map`` per venue-year, the largest first: those named (an ingest's), or
+    every venue-year with enough papers and every one that has a map (after a reindex)."""
+    wanted = None if venue_years is None else [(str(c), int(y)) for c, y in venue_years]
+    try:
+        chosen = maps.planned(self.es, alias, self.settings.maps_index_of(alias), self.settings.map_min_papers, wanted)
+    except ApiError as exc:
+        _transient(exc)
+        raise
+    for conference, year in chosen:
+        self.app.send_task("paperlist.build_map", args=[alias, conference, year, force], queue=self.settings.queue)
+    return {"sent": len(chosen)}
+
+
+@shared_task(name="paperlist.build_map", bind=True, acks_late=True, soft_time_limit=MAP_TIME_LIMIT - 30,
+             time_limit=MAP_TIME_LIMIT, **RETRY)
+def build_map(self, alias: str, conference: str, year: int, force: bool = False) -> dict:
+    """Lay out one venue-year's map and store it (:mod:`.maps`); unchanged papers are not laid out again."""
+    try:
+        built = maps.build_map(self.es, alias, self.settings.maps_index_of(alias), conference, int(year),
+                               min_papers=self.settings.map_min_papers, force=force)
+    except ApiError as exc:
+        _transient(exc)
+        raise
+    if built.outcome in ("built", "removed"):
+        bump_generation(self.redis, alias)  # pages cached without the map (or with the old one) are out of date
+    log.info("map of %s %s: %s (%d papers, %.1f s CPU)", conference, year, built.outcome, built.papers,
+             built.cpu_seconds)
+    return built.to_json()

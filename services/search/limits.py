@@ -19,6 +19,7 @@ SUGGEST_WORDS = 24         # words of the free text a correction is sought for (
 SUGGEST_BELOW = 5          # offer "did you mean" when a search finds fewer hits than this
 LONG_TEXT_WORDS = 12       # a query of this many words that finds nothing was likely pasted: point to "papers like this text"
 EXPORT_LIMIT = 1000        # papers in one export
+MAP_MATCHES = 1000         # papers of a search a venue-year's map highlights (its first, by the search's order)
 FEED_ENTRIES = 50          # entries of an Atom feed
 MAX_PREFIX_TERMS = 8       # ``prefix*`` terms of one query run as prefixes; later ones match as words
 PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scoring ones)

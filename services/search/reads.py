@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
-from services.search.answers.results import Exported, SearchResults
+from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
 from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
+from services.search.records.venue_maps import VenueMap
 
-from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
 
 
 @runtime_checkable
@@ -40,6 +41,10 @@ class SearchReads(Protocol):
     def institutions(self, conference: str, year: int) -> Institutions: ...
 
     def feed(self, req: SearchRequest) -> list[Paper]: ...
+
+    def venue_map(self, conference: str, year: int) -> VenueMap | None: ...
+
+    def map_matches(self, req: SearchRequest, limit: int = MAP_MATCHES) -> Matches: ...
 
     def paper(self, paper_id: str) -> Paper | None: ...
 

@@ -23,6 +23,7 @@ from services.search.answers.results import (
     LEFT_OUT_FACETS,
     LEFT_OUT_SUGGESTIONS,
     Exported,
+    Matches,
     SearchResults,
     paged,
     shape,
@@ -30,6 +31,7 @@ from services.search.answers.results import (
 )
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion, shape_suggestions, suggest_body
+from services.search.engine import maps_index
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
 from services.search.query import similar
@@ -41,6 +43,7 @@ from services.search.records.documents import from_source
 from services.search.records.embedding import EMBEDDING, embedder
 from services.search.records.model import Paper
 from services.search.records.name_keys import author_key
+from services.search.records.venue_maps import VenueMap
 
 from . import limits
 from .errors import OptionalTimedOut, TimedOut
@@ -54,9 +57,10 @@ class PaperSearch:
     """Every read the site and the API make; Elasticsearch errors leave as :mod:`.errors` exceptions."""
 
     def __init__(self, es: Elasticsearch, alias: str, *, deadlines: Deadlines | None = None,
-                 breaker: CircuitBreaker | None = None):
+                 breaker: CircuitBreaker | None = None, maps_index: str | None = None):
         self.es = es
         self.alias = alias
+        self.maps_index = maps_index or f"{alias}-maps"
         self.deadlines = deadlines
         self.breaker = breaker
 
@@ -277,6 +281,20 @@ class PaperSearch:
         body.pop("suggest", None)
         resp = self._search(**body)
         return [from_source(h["_source"]) for h in resp["hits"]["hits"]], resp["hits"]["total"]["value"]
+
+    @translating
+    def venue_map(self, conference: str, year: int) -> VenueMap | None:
+        """The stored map of a venue-year (:mod:`.records.venue_maps`), or None."""
+        return maps_index.load(self._es, self.maps_index, conference, year)
+
+    @translating
+    def map_matches(self, req: SearchRequest, limit: int = limits.MAP_MATCHES) -> Matches:
+        """The ids of a search's first ``limit`` papers (what a map highlights), and how many match."""
+        body = build_search(replace(req, page=1, page_size=limit, search_after=None), facets=False, highlight=False)
+        body["_source"] = False
+        body.pop("suggest", None)
+        resp = self._search(**body)
+        return Matches(tuple(h["_id"] for h in resp["hits"]["hits"]), resp["hits"]["total"]["value"])
 
     def _aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
         return self._search(**body).body

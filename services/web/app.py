@@ -39,7 +39,8 @@ def create_app(settings: Settings | None = None, *, reads: SearchReads | None = 
         make_web_client(settings), settings.index,
         deadlines=Deadlines(search=settings.search_budget, ready=settings.ready_budget,
                             facets=settings.facets_budget),
-        breaker=search_breaker(settings.breaker_failures, settings.breaker_cooldown))
+        breaker=search_breaker(settings.breaker_failures, settings.breaker_cooldown),
+        maps_index=settings.maps_index_of(settings.index))
     guard = redis_guard.from_settings(settings)
     cached, store = cache.build(settings, service, guard)
     celery = Celery("paperlist-web", broker=settings.redis_url, backend=settings.redis_url)

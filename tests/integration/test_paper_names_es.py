@@ -105,7 +105,7 @@ def test_the_api_and_the_page_show_the_names(names_client):
     assert hit["names"] == ["MAML", "model-agnostic meta-learning"]
     assert hit["introduced"] == hit["names"] and hit["mentions"] == 30
     page = names_client.get(f"/papers/{hit['id']}").get_data(as_text=True)
-    assert "Known as" in page and ">MAML</a>" in page and "mentioned in 30 later abstracts here" in page
+    assert "Known as" in page and ">MAML</a>" in page and "introduced here, mentioned in 30 later abstracts" in page
     paper = names_client.get(f"/api/v1/papers/{hit['id']}").get_json()
     assert paper["names"] == hit["names"]
 

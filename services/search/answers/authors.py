@@ -95,9 +95,9 @@ def looks_shared(name: str, papers: list[Paper]) -> bool:
 
 def same_work(a: Paper, b: Paper) -> bool:
     """Are two records versions of one work (a COLT paper and its JMLR article, a workshop paper and
-    its main-track one)? The same normalised title (:func:`~services.search.records.model.title_key`) and at least one
-    author in common (by :func:`~services.search.records.name_keys.coauthor_key`): a title alone is not enough, short
-    titles repeat across unrelated papers."""
+    its main-track one)? The same normalised title (:func:`~services.search.records.model.title_key`)
+    and at least one author in common (by :func:`~services.search.records.name_keys.coauthor_key`):
+    a title alone is not enough, short titles repeat across unrelated papers."""
     if a.paper_id == b.paper_id or not title_key(a.title) or title_key(a.title) != title_key(b.title):
         return False
     return bool({coauthor_key(n) for n in a.author_names} & {coauthor_key(n) for n in b.author_names})

@@ -29,6 +29,14 @@ class Exported:
 
 
 @dataclass(frozen=True)
+class Matches:
+    """The papers of a search that a map highlights: the first ``limit`` ids, and how many match in all."""
+
+    ids: tuple[str, ...] = field(default_factory=tuple)
+    total: int = 0
+
+
+@dataclass(frozen=True)
 class Hit:
     paper: Paper
     title_html: str  # highlighted, HTML-escaped by Elasticsearch

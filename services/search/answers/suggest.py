@@ -31,6 +31,7 @@ MIN_NAME_START = 3  # a name's start counts from this many characters of its key
 # Scores of the named papers: far above any score of words in a title, the name's introducer first.
 NAMED = {"intro": 4000.0, "title": 3000.0, "name": 2000.0, "intro_start": 1500.0, "name_start": 1000.0}
 NAMED_FLOOR = min(NAMED.values())
+EXACT_FLOOR = NAMED["name"]  # the prefix is the paper's whole name or title: it comes before everything else
 
 SUGGESTION_KINDS = ("title", "author", "topic", "conference")
 
@@ -78,8 +79,11 @@ def _named(prefix: str) -> list[dict[str, Any]]:
 
 
 def shape_suggestions(prefix: str, resp: dict[str, Any], size: int) -> list[Suggestion]:
-    """Conferences and topics by name, then authors, then titles (starts first), at most ``size + 4``."""
-    out: list[Suggestion] = []
+    """The papers the prefix names exactly ("lora", "detr"), then conferences and topics by name, then authors,
+    then the other titles (starts first), at most ``size + 4``."""
+    titles = _title_suggestions(prefix, resp, size)
+    exact = [s for s, score in titles if score >= EXACT_FLOOR]
+    out: list[Suggestion] = list(exact)
     lowered = prefix.lower()
     for conf in venues.KNOWN:
         if conf.name.lower().startswith(lowered) or conf.slug.startswith(lowered):
@@ -94,21 +98,30 @@ def shape_suggestions(prefix: str, resp: dict[str, Any], size: int) -> list[Sugg
         if author_key(name) not in authors:
             authors.add(author_key(name))
             out.append(Suggestion("author", name, name))
-    titles: dict[str, Suggestion] = {}
-    hits = resp.get("hits", {}).get("hits", [])
-    named = [h for h in hits if (h.get("sort") or [0])[0] >= NAMED_FLOOR]
-    # A completion's text is its input, the title's first 100 characters: the whole title is in _source.
-    starts = [(o["_id"], (o.get("_source") or {}).get("title") or o["text"], o.get("_source") or {})
-              for o in suggest.get("title", [{}])[0].get("options", [])]
-    for paper_id, text, source in [*_titles(named), *starts, *_titles(hits)]:
-        if paper_id not in titles and text and len(titles) < size:
-            titles[paper_id] = Suggestion("title", text, paper_id, _detail(source, prefix))
-    out.extend(titles.values())
+    out.extend(s for s, score in titles if score < EXACT_FLOOR)
     return out[: size + 4]
 
 
-def _titles(hits: list[dict[str, Any]]) -> list[tuple[str, str, dict[str, Any]]]:
-    return [(h["_id"], (h.get("_source") or {}).get("title", ""), h.get("_source") or {}) for h in hits]
+def _title_suggestions(prefix: str, resp: dict[str, Any], size: int) -> list[tuple[Suggestion, float]]:
+    """At most ``size`` titles, each once, with the score that ranked them: named papers, starts, the rest."""
+    hits = resp.get("hits", {}).get("hits", [])
+    named = [h for h in hits if _score(h) >= NAMED_FLOOR]
+    # A completion's text is its input, the title's first 100 characters: the whole title is in _source.
+    starts = [(o["_id"], (o.get("_source") or {}).get("title") or o["text"], o.get("_source") or {}, 0.0)
+              for o in resp.get("suggest", {}).get("title", [{}])[0].get("options", [])]
+    titles: dict[str, tuple[Suggestion, float]] = {}
+    for paper_id, text, source, score in [*_titles(named), *starts, *_titles(hits)]:
+        if paper_id not in titles and text and len(titles) < size:
+            titles[paper_id] = (Suggestion("title", text, paper_id, _detail(source, prefix)), score)
+    return list(titles.values())
+
+
+def _score(hit: dict[str, Any]) -> float:
+    return (hit.get("sort") or [0])[0]
+
+
+def _titles(hits: list[dict[str, Any]]) -> list[tuple[str, str, dict[str, Any], float]]:
+    return [(h["_id"], (h.get("_source") or {}).get("title", ""), h.get("_source") or {}, _score(h)) for h in hits]
 
 
 def _detail(source: dict[str, Any], prefix: str = "") -> str:

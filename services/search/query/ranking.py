@@ -79,9 +79,10 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
     typed = parsed.still_typed()
     if named and typed and typed.field in (None, "title"):
         # A name's start, like the title's, only while the last word is cut ("direct pref", "graphsa"):
-        # "stochastic gradient descent" starts many names, and lifting them cost topical precision.
+        # "stochastic gradient descent" starts many names, and lifting them cost topical precision. Cut
+        # means not a whole word as written: "quantised preference align" still starts "... Alignment".
         out.append(("name_start", {"bool": {"filter": [{"prefix": {"name_keys": named[0]}}],
-                                            "must_not": [{"match": {"title": typed.text}}]}}))
+                                            "must_not": [{"match": {"title.exact": typed.text}}]}}))
     if typed and typed.field in (None, "title") and len(key) >= MIN_KEY_CHARS:
         # Only while the last word is cut: "transfer learning" starts hundreds of titles (a topic,
         # which this factor cost 6 points of topical precision); "equivariant polynomials for

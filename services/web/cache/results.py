@@ -38,14 +38,15 @@ from typing import Any
 from flask import has_request_context, request
 
 from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
-from services.search.answers.results import Exported, SearchResults
+from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
 from services.search.errors import SearchUnavailable
-from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
 from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
 from services.search.records.model import Paper
+from services.search.records.venue_maps import VenueMap
 
 from .. import policy, requestctx
 from ..http import metrics
@@ -81,6 +82,12 @@ class CachedSearch:
 
     def feed(self, req: SearchRequest) -> list[Paper]:
         return self._read("feed", list[Paper], self.service.feed, req)
+
+    def venue_map(self, conference: str, year: int) -> VenueMap | None:
+        return self._read("venue_map", VenueMap | None, self.service.venue_map, conference, year)
+
+    def map_matches(self, req: SearchRequest, limit: int = MAP_MATCHES) -> Matches:
+        return self._read("map_matches", Matches, self.service.map_matches, req, limit)
 
     def paper(self, paper_id: str) -> Paper | None:
         return self._read("paper", Paper | None, self.service.paper, paper_id)

@@ -29,6 +29,7 @@ from services.search.answers.suggest import Suggestion
 from services.search.catalogue import taxonomy, venues
 from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
+from services.search.records.venue_maps import VenueMap
 
 from ..urls import absolute_url
 from . import bibtex, schemas
@@ -211,3 +212,14 @@ def reindex_progress_json(state: Json) -> Json:
 
 def task_json(payload: Json) -> Json:
     return _through(schemas.TaskState, payload, exclude_unset=True)
+
+
+def venue_map_json(m: VenueMap) -> Json:
+    """A venue-year's map: its papers' places and clusters, the clusters' names and sizes."""
+    p = m.points
+    return _through(schemas.VenueMap, {
+        "conference": m.conference, "conference_name": venues.label(m.conference), "year": m.year,
+        "papers": m.papers, "left_out": m.left_out, "height": max(max(p.y, default=0.0), 0.001),
+        "method": m.method, "computed_at": m.computed_at,
+        "points": [{"id": i, "x": x, "y": y, "cluster": c} for i, x, y, c in zip(p.ids, p.x, p.y, p.cluster)],
+        "clusters": [{"id": c.id, "label": c.label, "count": c.count} for c in m.clusters]})

@@ -324,6 +324,37 @@ class Venue(Answer):
         description="The same per year of the venue, for reading an institution's by_year as a share.")
 
 
+class MapPoint(Answer):
+    id: str = Field(description="The paper's id (its page: /papers/{id}).")
+    x: Annotated[float, Field(ge=0, le=1)] = Field(description="From the left, 0 to 1.")
+    y: Annotated[float, Field(ge=0, le=1)] = Field(description="From the top, 0 to the map's height.")
+    cluster: Count = Field(description="The id of its cluster.")
+
+
+class MapCluster(Answer):
+    id: Count = Field(description="0 for the largest cluster, then by size.")
+    label: str = Field(description="What its papers share that the venue-year's others do not: title words and "
+                                   "phrases, keywords where the source has them (\"diffusion model · flow matching\").")
+    count: Count = Field(description="Its papers on the map.")
+
+
+class VenueMap(Answer):
+    """A venue-year's papers by content: t-SNE of their embeddings, clusters by k-means on it."""
+
+    conference: str
+    conference_name: str
+    year: int
+    papers: Count = Field(description="Papers on the map: the venue-year's listed papers with an embedding.")
+    left_out: Count = Field(description="Listed papers without an embedding (no abstract and a short title), not "
+                                        "drawn.")
+    height: Annotated[float, Field(gt=0, le=1)] = Field(
+        description="The map's height, its width being 1: y runs from 0 to this (the layout keeps its proportions).")
+    method: str = Field(description="How the map was made.")
+    computed_at: str = Field(description="When (UTC, ISO 8601); a map is made again when its papers change.")
+    points: list[MapPoint]
+    clusters: list[MapCluster]
+
+
 class Exported(Answer):
     """An export as JSON (``format=json``): how many papers it holds, and each in full."""
 
@@ -367,4 +398,4 @@ class TaskState(Answer):
 # The models the document names (components/schemas), in the order people read them.
 COMPONENTS: tuple[type[Answer], ...] = (Error, Topic, PaperSummary, Hit, Paper, FacetValue, FacetCounts,
                                         SearchResponse, SimilarPapers, Suggestions, Stats, Venue, ScoreHistogram,
-                                        Exported, ReindexQueued, ReindexProgress, TaskState)
+                                        VenueMap, Exported, ReindexQueued, ReindexProgress, TaskState)

@@ -39,7 +39,8 @@ def install(app: Flask) -> None:
                                  phone_years=PHONE_YEARS_SHOWN,
                                  abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE,
                                  venue_of=venues.lookup, max_list_papers=MAX_LIST_PAPERS,
-                                 share=venue_tools.share, decision_label=venue_tools.decision_label)
+                                 share=venue_tools.share, decision_label=venue_tools.decision_label,
+                                 map_min_papers=app.config["SETTINGS"].map_min_papers)
     app.jinja_env.filters.update(textfilters.FILTERS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -567,6 +567,19 @@ function createReadingList() {
   return { render };
 }
 
+/* A box that answers as you type asks its page's partial answer (partial=1, JSON); a newer question
+   aborts the one still in flight (its promise rejects with an AbortError, which callers ignore). */
+function partialAnswers() {
+  let inflight = null;
+  return (url) => {
+    if (inflight) { inflight.abort(); }
+    const controller = new AbortController();
+    inflight = controller;
+    return fetch(withParam(url, "partial", "1"), { signal: controller.signal, headers: { "Accept": "application/json" } })
+      .then((resp) => (resp.ok ? resp.json() : Promise.reject(new Error("HTTP " + resp.status))));
+  };
+}
+
 /* The score box (/conferences/<slug>/<year>/scores): the page answers ?score=… by itself (no
    JavaScript needed); here the answer comes as you type, from the same page's partial answer. */
 function initScoreBox() {
@@ -575,16 +588,12 @@ function initScoreBox() {
   if (!form || !answer || !window.fetch) { return; }
   const input = $("input[name=score]", form);
   let timer = null;
-  let inflight = null;
+  const partial = partialAnswers();
   const ask = (push) => {
     const value = input.value.trim();
     const action = form.getAttribute("action").split("#")[0];
     const url = value ? withParam(action, "score", value) : action;
-    if (inflight) { inflight.abort(); }
-    const controller = new AbortController();
-    inflight = controller;
-    fetch(withParam(url, "partial", "1"), { signal: controller.signal, headers: { "Accept": "application/json" } })
-      .then((resp) => (resp.ok ? resp.json() : Promise.reject(new Error("HTTP " + resp.status))))
+    partial(url)
       .then((data) => {
         answer.innerHTML = data.answer;
         if (window.history && history.replaceState) { history[push ? "pushState" : "replaceState"](null, "", url); }
@@ -602,9 +611,85 @@ function initScoreBox() {
   form.addEventListener("submit", (ev) => { ev.preventDefault(); clearTimeout(timer); ask(true); });
 }
 
+/* A venue-year's map (/conferences/<slug>/<year>/map): the page works without JavaScript (points are links,
+   the box and the cluster list reload the page); here the box highlights as you type, from the page's own
+   partial answer (the search's paper ids), a point's title shows under the map, and pointing at or focusing
+   a cluster in the list picks it out on the map. */
+function initMap() {
+  const frame = $("[data-map]");
+  if (!frame) { return; }
+  const readout = $("[data-map-readout]");
+  const circles = new Map();
+  $all("svg.map g[data-cluster] a", frame).forEach((a) => {
+    const href = a.getAttribute("href");
+    circles.set(decodeURIComponent(href.slice(href.lastIndexOf("/") + 1)), a.firstElementChild);
+  });
+  frame.addEventListener("mouseover", (ev) => {
+    const title = ev.target.closest("circle") && ev.target.closest("circle").querySelector("title");
+    if (title && readout) { readout.textContent = title.textContent; }
+  });
+  const rows = $all("[data-map-clusters] li[data-cluster]");
+  const groups = new Map($all("svg.map g[data-cluster]", frame).map((g) => [g.dataset.cluster, g]));
+  const chosen = $("svg.map g.chosen", frame);
+  const pick = (id) => {
+    groups.forEach((g, key) => g.classList.toggle("chosen", key === id || (id === null && g === chosen)));
+    frame.classList.toggle("choosing", id !== null || Boolean(chosen));
+  };
+  rows.forEach((li) => {
+    const link = $("a", li);
+    ["mouseenter", "focusin"].forEach((name) => li.addEventListener(name, () => pick(li.dataset.cluster)));
+    ["mouseleave", "focusout"].forEach((name) => li.addEventListener(name, () => pick(null)));
+    if (link) { link.addEventListener("click", () => pick(li.dataset.cluster)); }
+  });
+  const form = $("[data-map-search]");
+  const status = $("[data-map-matches]");
+  if (!form || !status || !window.fetch) { return; }
+  const input = $("input[name=q]", form);
+  let timer = null;
+  const partial = partialAnswers();
+  const show = (ids) => {
+    const hits = new Set(ids);
+    const perCluster = new Map();
+    circles.forEach((circle, id) => {
+      const hit = hits.has(id);
+      circle.classList.toggle("hit", hit);
+      if (hit) {
+        const key = circle.closest("g[data-cluster]").dataset.cluster;
+        perCluster.set(key, (perCluster.get(key) || 0) + 1);
+      }
+    });
+    const searching = input.value.trim() !== "" || form.querySelector("input[type=hidden]") !== null;
+    frame.classList.toggle("searching", searching);
+    rows.forEach((li) => {
+      const span = $("[data-hits]", li);
+      if (span) { span.textContent = searching ? ", " + (perCluster.get(li.dataset.cluster) || 0).toLocaleString("en") + " highlighted" : ""; }
+    });
+  };
+  const ask = (push) => {
+    const action = form.getAttribute("action");
+    const params = new URLSearchParams(new FormData(form));
+    if (!input.value.trim()) { params.delete("q"); }
+    const query = params.toString();
+    const url = query ? action + "?" + query : action;
+    partial(url)
+      .then((data) => {
+        status.innerHTML = data.summary;
+        show(data.ids);
+        if (window.history && history.replaceState) { history[push ? "pushState" : "replaceState"](null, "", url); }
+      })
+      .catch((err) => {
+        if (err.name === "AbortError") { return; }
+        status.textContent = "The search could not be run; press Highlight to try again.";
+      });
+  };
+  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => ask(false), DEBOUNCE_MS); });
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); clearTimeout(timer); ask(true); });
+}
+
 /* Modules run once the document is parsed (they are deferred), so the page is there. */
 const readingList = createReadingList();
 initScoreBox();
+initMap();
 const loadResults = createResultsLoader();
 const suggestions = initSearchBox(loadResults);
 initInPlaceLinks(loadResults, suggestions);

@@ -161,6 +161,14 @@ def venue_year_or_404(slug: str, year: int) -> VenueYear:
     return found[0]
 
 
+def api_venue_year(slug: str, year: int) -> str:
+    """The conference slug of an API path's venue-year (any spelling: ``NIPS`` is ``neurips``), empty when
+    the path's text has no slug in it; a year out of range is a 400."""
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        raise InvalidRequest("year", f"must be between {MIN_YEAR} and {MAX_YEAR}")
+    return venues.canonical_slug(slug)
+
+
 def similar_text(value: Any) -> str:
     """The text to embed; one without words (only spaces, say) is valid and finds nothing."""
     if not isinstance(value, str) or not value:

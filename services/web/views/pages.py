@@ -84,6 +84,16 @@ def narrowed_to(req: SearchRequest, venue: VenueYear | None) -> VenueYear | None
     return found[0] if found else None
 
 
+def on_map(req: SearchRequest) -> str | None:
+    """The map of a search narrowed to one venue-year (its papers highlighted), where that venue-year has a map."""
+    wanted = one_venue_year(req)
+    summary = extensions.reads().conference(wanted[0]) if wanted else None
+    if not summary or summary.papers_in(wanted[1]) < extensions.settings().map_min_papers:
+        return None
+    return url_with(url_for("maps.page", slug=wanted[0], year=wanted[1]), req,
+                    conference=None, year=None, page=None, sort=None, page_size=None)
+
+
 def _render_results(template: str, req: SearchRequest, **context):
     results = extensions.reads().search(req)
     if req.page > results.pages or asks_other_page(req):
@@ -95,6 +105,7 @@ def _render_results(template: str, req: SearchRequest, **context):
     left_out = (*results.left_out, *trends_left_out)
     context.update(results=results, req=req, trends_html=trends, sort_shown=shown_sort(req),
                    narrowed=narrowed_to(req, context.get("venue")) if results.total else None,
+                   on_map=on_map(req) if results.total and "venue" not in context else None,
                    left_out=[LEFT_OUT_LABELS[part] for part in left_out], facets_left_out=LEFT_OUT_FACETS in left_out)
     if request.args.get("partial") == "1":
         page = jsonify(results=render_template("_results.html", **context),

@@ -6,8 +6,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, jsonify
 
 from services.search.catalogue import venues
-from services.search.errors import InvalidRequest
-from services.search.limits import MAX_YEAR, MIN_YEAR
 
 from .. import extensions
 from ..http.headers import attachment
@@ -15,7 +13,7 @@ from ..policy import policy
 from ..render import answers
 from ..render import openapi as doc
 from ..render.exports import STATS_FORMATS, trends_csv
-from .inputs import one_of, search_request
+from .inputs import api_venue_year, one_of, search_request
 
 bp = Blueprint("stats", __name__, url_prefix="/api/v1")
 
@@ -41,9 +39,7 @@ def stats():
                "(score_bins, score_values) and who publishes there (institutions)",
                answer="Venue", params=doc.VENUE_PATH, errors=[404])
 def venue(slug: str, year: int):
-    if not MIN_YEAR <= year <= MAX_YEAR:
-        raise InvalidRequest("year", f"must be between {MIN_YEAR} and {MAX_YEAR}")
-    slug = venues.canonical_slug(slug)
+    slug = api_venue_year(slug, year)
     found = extensions.reads().venue_years(slug, year) if slug else []
     if not found:
         abort(404, description=f"No records of {venues.label(slug) if slug else 'that conference'} {year}.")

@@ -34,6 +34,21 @@ def test_a_name_or_title_the_prefix_is_comes_first_its_introducer_before_its_bea
     assert titles == [("intro", "VQ-VAE · NeurIPS 2017"), ("start", "ICLR 2024"), ("followers", "ICML 2020")]
 
 
+def test_the_paper_a_prefix_names_exactly_comes_before_authors_who_start_with_it():
+    """"lora" is LoRA before Lora Aroyo; a name only started ("lor") leaves the authors first."""
+    hits = [{"_id": "lora", "sort": [NAMED["intro"] + 3.0], "_source": {
+        "title": "LoRA: Low-Rank Adaptation of Large Language Models", "conference": "iclr", "year": 2022,
+        "names": ["LoRA"]}}, {"_id": "other", "sort": [12.0], "_source": {"title": "LoRA Everywhere",
+                                                                           "conference": "iclr", "year": 2024}}]
+    resp = {"suggest": {"title": [{"options": []}],
+                        "author": [{"options": [{"text": "Lora Aroyo", "_source": {"author_names": ["Lora Aroyo"]}}]}]},
+            "hits": {"hits": hits}}
+    assert [(s.kind, s.key) for s in shape_suggestions("lora", resp, 8)] == [
+        ("title", "lora"), ("author", "Lora Aroyo"), ("title", "other")]
+    hits[0]["sort"] = [NAMED["name_start"] + 3.0]
+    assert [s.kind for s in shape_suggestions("lor", resp, 8)] == ["author", "title", "title"]
+
+
 def _option(paper_id, text):
     return {"_id": paper_id, "text": text[:100], "_source": {"conference": "iclr", "year": 2024, "title": text}}
 

@@ -38,7 +38,7 @@ def test_the_query_text_is_matched_as_a_title_a_name_and_their_starts():
     assert {"bool": {"filter": [{"terms": {"intro_keys": ["directpreferenceoptim"]}},
                                 {"range": {"mentions": {"gte": MIN_INTRO_MENTIONS}}}]}} in got["introduced"]
     assert got["name_start"] == [{"bool": {"filter": [{"prefix": {"name_keys": "directpreferenceoptim"}}],
-                                           "must_not": [{"match": {"title": "Optim"}}]}}]
+                                           "must_not": [{"match": {"title.exact": "Optim"}}]}}]
     # The title's start counts while the last word is cut: no title holds "optim" as a word.
     assert got["title_start"] == [{"bool": {"filter": [{"prefix": {"title_key": "direct preference optim"}}],
                                             "must_not": [{"match": {"title": "Optim"}}]}}]
@@ -49,7 +49,7 @@ def test_a_name_start_counts_only_where_the_last_word_is_not_a_title_word():
     got = filters("stochastic gradient descent")
     assert got["name"] == [{"terms": {"name_keys": ["stochasticgradientdescent"]}}]
     assert got["name_start"] == [{"bool": {"filter": [{"prefix": {"name_keys": "stochasticgradientdescent"}}],
-                                           "must_not": [{"match": {"title": "descent"}}]}}]
+                                           "must_not": [{"match": {"title.exact": "descent"}}]}}]
     assert "name_start" not in filters("stochastic gradient descent author:bottou")
 
 

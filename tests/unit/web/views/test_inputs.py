@@ -102,3 +102,15 @@ def test_a_bad_admin_body_is_a_400_that_names_the_key(app, data, param):
                                   content_type="application/json"), pytest.raises(InvalidRequest) as caught:
         inputs.json_body(inputs.ReindexOptions)
     assert caught.value.parameter == param
+
+
+@pytest.mark.parametrize(("slug", "canonical"), [("iclr", "iclr"), ("NIPS", "neurips"), ("!!", "")])
+def test_an_api_paths_venue_is_its_canonical_slug_or_empty(slug, canonical):
+    assert inputs.api_venue_year(slug, 2024) == canonical
+
+
+@pytest.mark.parametrize("year", [1800, 3000])
+def test_an_api_paths_year_out_of_range_is_a_400_not_a_404(year):
+    with pytest.raises(InvalidRequest) as caught:
+        inputs.api_venue_year("iclr", year)
+    assert caught.value.parameter == "year"
