@@ -135,9 +135,9 @@ MAPPINGS: dict[str, Any] = {
         "content_hash": {"type": "keyword"},
         "ingest_run": {"type": "keyword", "index": False},
         "indexed_at": {"type": "date"},
-        # Title+abstract embedding (services.search.query.semantic); quantized HNSW keeps it small.
+        # Title+abstract embedding (records/embedding.py); quantized HNSW keeps it small.
         # Chosen by bench/vector_index.py on the full corpus (242,144 vectors of 256 d, one run,
-        # load 8.5-9.8 on 2 cores; bench/results/vector-index-20261202t203331.json), kNN k=10 with
+        # load 8.5-9.8 on 2 cores, 2026-12-02; `python bench/vector_index.py --source <full index>`), kNN k=10 with
         # the service's num_candidates, recall@10 against exact numpy cosine:
         #   int8_hnsw  bulk 381 s  p50  43 ms  recall 0.924   <- kept
         #   int8_flat  bulk 121 s  p50 270 ms  recall 0.940
