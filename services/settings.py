@@ -101,7 +101,7 @@ class Settings(BaseSettings):
         return value
 
     def maps_index_of(self, alias: str) -> str:
-        """Where the maps of ``alias`` live (``services.search.engine.maps_index``): ``<alias>-maps``, or
+        """Where the maps of ``alias`` live (``services.search.engine.map_store``): ``<alias>-maps``, or
         ``PAPERLIST_MAPS_INDEX`` for the configured alias."""
         return self.maps_index if self.maps_index and alias == self.index else f"{alias}-maps"
 

@@ -31,7 +31,7 @@ from services.search.answers.results import (
 )
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion, shape_suggestions, suggest_body
-from services.search.engine import maps_index
+from services.search.engine import map_store
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
 from services.search.query import similar
@@ -285,7 +285,7 @@ class PaperSearch:
     @translating
     def venue_map(self, conference: str, year: int) -> VenueMap | None:
         """The stored map of a venue-year (:mod:`.records.venue_maps`), or None."""
-        return maps_index.load(self._es, self.maps_index, conference, year)
+        return map_store.load(self._es, self.maps_index, conference, year)
 
     @translating
     def map_matches(self, req: SearchRequest, limit: int = limits.MAP_MATCHES) -> Matches:

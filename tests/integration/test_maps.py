@@ -21,7 +21,7 @@ from test_browser import _screenshot, browser_context, expect, playwright  # noq
 from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest, serving
 from services.indexer.celery_app import create_celery
 from services.indexer.maps import listed_venue_years
-from services.search.engine import maps_index
+from services.search.engine import map_store
 from services.search.records import venue_maps
 
 pytestmark = [pytest.mark.integration]
@@ -46,7 +46,7 @@ def maps_worker(maps_settings, stores):
 
 
 def stored_maps(es, alias: str) -> dict[tuple[str, int], venue_maps.VenueMap]:
-    return {key: maps_index.load(es, f"{alias}-maps", *key) for key in maps_index.stored(es, f"{alias}-maps")}
+    return {key: map_store.load(es, f"{alias}-maps", *key) for key in map_store.stored(es, f"{alias}-maps")}
 
 
 def wait_for_maps(es, alias: str, done, seconds: float = 300) -> dict:

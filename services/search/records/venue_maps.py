@@ -16,7 +16,7 @@ layout's longer axis horizontal; ``digest`` names the papers and vectors it was 
 so a rebuild of unchanged papers (after a reindex) is skipped.
 
 This module is the map as stored (its mapping, its typed form, its document); reading and
-writing the maps index is :mod:`services.search.engine.maps_index`'s.
+writing the maps index is :mod:`services.search.engine.map_store`'s.
 """
 
 from __future__ import annotations
