@@ -37,10 +37,12 @@ import argparse
 import gzip
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
@@ -51,6 +53,7 @@ from edge import STATIC_DIR, static_copy
 from edge import WRK_SCRIPT as STATIC_SCRIPT
 from harness import REPO, save, wrk_argv, wrk_result
 from load import GZIP, HITS_METRIC, MISS, MISSES_METRIC, WRK_SCRIPT, drawn_mix, front, metric_sums, ratio, wrk
+from request_cost import Processes, busy_seconds
 
 from services.settings import load_settings
 
@@ -64,6 +67,7 @@ TIMEOUT_S = 10               # vegeta gives up on a request after this (nginx it
 SHED = {"503", "429"}
 DEFAULT_RATES = "25,50,75,100,150,200,250,300,400"
 PLOT = REPO / "docs" / "capacity.png"
+OTHER_WINDOW = 3.0  # seconds of no load, to see what other work takes of the cores
 
 
 def vegeta_binary() -> str:
@@ -135,10 +139,19 @@ def passes(step: dict) -> bool:
     return step["sent"] > 0 and step["errors"] == 0 and step["p99_ms"] <= KNEE_P99_MS
 
 
-def run_step(vegeta: str, web: str, walk: Walk, rate: int, seconds: int, scratch: Path, label: str) -> dict:
+def run_step(vegeta: str, web: str, walk: Walk, rate: int, seconds: int, scratch: Path, label: str,
+             procs: Processes) -> dict:
+    """One step; with its CPU per request answered: Elasticsearch, gunicorn, nginx, the generator, the machine."""
     metrics = (HITS_METRIC, MISSES_METRIC)
     before = metric_sums(web, metrics)
+    groups = procs.groups()
+    cpu, box, generator = procs.cpu(groups), busy_seconds(), resource.getrusage(resource.RUSAGE_CHILDREN)
     step = figures(attack(vegeta, web, walk.take(rate * seconds), rate, seconds, scratch), rate, seconds)
+    spent = {k: v - cpu[k] for k, v in procs.cpu(groups).items()}
+    spent["box"] = busy_seconds() - box
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    spent["generator"] = used.ru_utime + used.ru_stime - generator.ru_utime - generator.ru_stime
+    step["cpu_ms_per_request"] = {k: round(1000 * v / max(step.get("answered", 0), 1), 2) for k, v in spent.items()}
     after = metric_sums(web, metrics)
     if before is not None and after is not None:
         step["app_hit_ratio"] = ratio(after[HITS_METRIC] - before[HITS_METRIC],
@@ -154,6 +167,9 @@ def show(s: dict) -> None:
           f"p50 {s['p50_ms']:>7.1f}  p99 {s['p99_ms']:>7.1f}  max {s['max_ms']:>7.1f} ms  errors {s['errors']}/{s['sent']}"
           f"  shed {100 * s['shed_share']:.1f}%  stale {100 * s['stale_share']:.1f}%  edge hits "
           f"{100 * s['edge_hit_ratio']:.0f}%  app hits {app}  {s['statuses']}", flush=True)
+    if "cpu_ms_per_request" in s:
+        print("            CPU ms per answer: " + ", ".join(f"{k} {v:.1f}" for k, v in s["cpu_ms_per_request"].items()),
+              flush=True)
 
 
 class Walk:
@@ -256,6 +272,7 @@ def main() -> None:
     web = front(parser, args.url, settings)
     corpus, records, pool, sequence, exponent = drawn_mix(args, settings)
     walk = Walk([pool[i][1] for i in sequence])
+    procs = Processes(settings.run_dir)  # the stack at --url must be PAPERLIST_HOME's for its CPU to be counted
     load_before = os.getloadavg()
     steps: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="paperlist-capacity-") as tmp:
@@ -272,11 +289,15 @@ def main() -> None:
         static = static_rate(web, walk.take(40), scratch)
         print(f"static file of {static['file_bytes_gzip']:,} bytes gzip (the mix's mean answer "
               f"{static['mean_answer_bytes']:,}): {static['rps']:,.0f} req/s", flush=True)
+        other = busy_seconds()
+        time.sleep(OTHER_WINDOW)  # nothing sent: what the machine does meanwhile is other work
+        other = (busy_seconds() - other) / OTHER_WINDOW
+        print(f"other work on the machine: {other:.2f} cores busy while nothing is sent", flush=True)
         if args.warmup:
-            steps.append(run_step(vegeta, web, walk, rates[0], min(args.warmup, MAX_STEP), scratch, "warm-up"))
+            steps.append(run_step(vegeta, web, walk, rates[0], min(args.warmup, MAX_STEP), scratch, "warm-up", procs))
         failed = 0
         for rate in rates:
-            step = run_step(vegeta, web, walk, rate, args.seconds, scratch, "step")
+            step = run_step(vegeta, web, walk, rate, args.seconds, scratch, "step", procs)
             steps.append(step)
             failed += not passes(step)
             if failed > args.past:
@@ -288,8 +309,8 @@ def main() -> None:
         knee = max((r for r in passing if first_fail is None or r < first_fail), default=None)
         checks: dict = {}
         if knee and not args.no_checks:
-            at80 = run_step(vegeta, web, walk, max(1, round(0.8 * knee)), args.seconds, scratch, "80% knee")
-            at150 = run_step(vegeta, web, walk, round(1.5 * knee), args.seconds, scratch, "150% knee")
+            at80 = run_step(vegeta, web, walk, max(1, round(0.8 * knee)), args.seconds, scratch, "80% knee", procs)
+            at150 = run_step(vegeta, web, walk, round(1.5 * knee), args.seconds, scratch, "150% knee", procs)
             steps += [at80, at150]
             bound_ms = 1000 * (settings.search_budget + OVER_BUDGET_S)
             checks = {
@@ -311,7 +332,7 @@ def main() -> None:
     index = requests.get(f"{web}/readyz", timeout=5).json().get("index", settings.index)
     result = {"url": web, "index": index, "corpus": str(corpus), "tool": f"vegeta ({VEGETA_MODULE})",
               "mix": {"records": len(records), "pool": len(pool), "zipf_exponent": round(exponent, 4)},
-              "unloaded_miss": unloaded, "static": static, "steps": steps, "knee_rps": knee,
+              "unloaded_miss": unloaded, "other_cores": round(other, 2), "static": static, "steps": steps, "knee_rps": knee,
               "knee_over_static": knee_over_static, "checks": checks, "plot": str(drawn) if drawn else None,
               "load_average": {"before": [round(x, 2) for x in load_before],
                                "after": [round(x, 2) for x in os.getloadavg()]}}

@@ -138,12 +138,19 @@ def warm(web: str, headers: dict, paths: list[str]) -> None:
             requests.get(web + path, headers={**GZIP, **headers}, timeout=10)
 
 
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy (all cores; /proc/stat: all but idle and iowait)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / CLOCK_TICKS
+
+
 def idle_rate(procs: Processes, seconds: float) -> dict[str, float]:
+    """CPU seconds per second of each group, and of the whole machine ("box"), while no load is sent."""
     groups = procs.groups()
-    before = procs.cpu(groups)
+    before, box = procs.cpu(groups), busy_seconds()
     time.sleep(seconds)
-    after = procs.cpu(groups)
-    return {k: (after[k] - before[k]) / seconds for k in before}
+    after, box = procs.cpu(groups), busy_seconds() - box
+    return {**{k: (after[k] - before[k]) / seconds for k in before}, "box": box / seconds}
 
 
 def measure(web: str, procs: Processes, headers: dict, paths: list[str], scratch: Path, args) -> dict:
@@ -179,13 +186,14 @@ def _top(counts: dict) -> str:
     return ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])[:2])
 
 
-def write_doc(markdown: str, note: str) -> None:
-    text = DOC.read_text() if DOC.exists() else f"# Capacity\n\n{DOC_START}\n{DOC_END}\n"
-    if DOC_START not in text or DOC_END not in text:
-        raise SystemExit(f"error: {DOC} lacks the markers {DOC_START} … {DOC_END}")
-    head, rest = text.split(DOC_START, 1)
-    tail = rest.split(DOC_END, 1)[1]
-    DOC.write_text(f"{head}{DOC_START}\n{note}\n\n{markdown}\n{DOC_END}{tail}")
+def write_doc(body: str, start: str = DOC_START, end: str = DOC_END) -> None:
+    """Replace what stands between ``start`` and ``end`` in docs/capacity.md (the bench's own section)."""
+    text = DOC.read_text()
+    if start not in text or end not in text:
+        raise SystemExit(f"error: {DOC} lacks the markers {start} … {end}")
+    head, rest = text.split(start, 1)
+    tail = rest.split(end, 1)[1]
+    DOC.write_text(f"{head}{start}\n{body}\n{end}{tail}")
 
 
 def main() -> None:
@@ -246,7 +254,7 @@ def main() -> None:
             f"{load[0]:.1f} after the run (2 shared cores).")
     print("\n" + note + "\n\n" + markdown)
     if args.write_doc:
-        write_doc(markdown, note)
+        write_doc(f"{note}\n\n{markdown}")
         print(f"written into {DOC}")
     path = save("request-cost", {"url": web, "index": index, "connections": args.connections,
                                  "seconds": args.seconds, "background_cpu_per_s": {"before": background, "after": after},
