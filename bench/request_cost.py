@@ -153,30 +153,43 @@ def idle_rate(procs: Processes, seconds: float) -> dict[str, float]:
     return {**{k: (after[k] - before[k]) / seconds for k in before}, "box": box / seconds}
 
 
-def measure(web: str, procs: Processes, headers: dict, paths: list[str], scratch: Path, args) -> dict:
+def search_ms(es_url: str, index: str) -> float | None:
+    """Elasticsearch's own time in the index's searches (query, fetch, suggest phases; ms): its share, apart from
+    what other work (a reindex's writes, another index's tests) costs the same process."""
+    try:
+        stats = requests.get(f"{es_url.split(',')[0].rstrip('/')}/{index}/_stats/search", timeout=5).json()
+        search = stats["_all"]["total"]["search"]
+    except (requests.RequestException, KeyError, ValueError):
+        return None
+    return float(search["query_time_in_millis"] + search["fetch_time_in_millis"] + search["suggest_time_in_millis"])
+
+
+def measure(web: str, procs: Processes, headers: dict, paths: list[str], scratch: Path, args,
+            es_time=lambda: None) -> dict:
     listed = scratch / "paths.txt"
     listed.write_text("".join(p + "\n" for p in paths))
     script = scratch / "mix.lua"
     script.write_text(WRK_SCRIPT)
     groups = procs.groups()
-    before = procs.cpu(groups)
+    before, es_before = procs.cpu(groups), es_time()
     started = time.monotonic()
     run = wrk(web, script, listed, 0, headers, threads=1, connections=args.connections, seconds=args.seconds)
     elapsed = time.monotonic() - started
-    after = procs.cpu(groups)
+    after, es_after = procs.cpu(groups), es_time()
     recycled = procs.groups()["web"] != groups["web"]
+    es_search = es_after - es_before if es_before is not None and es_after is not None else None
     return {**run, "cpu_s": {k: round(after[k] - before[k], 3) for k in before}, "elapsed_s": round(elapsed, 2),
-            "web_recycled": recycled}
+            "es_search_ms_total": es_search, "web_recycled": recycled}
 
 
 def table(rows: dict[str, dict]) -> str:
-    lines = ["| kind | requests | req/s | p50 ms | Elasticsearch CPU ms/req (net; raw) | gunicorn CPU ms/req "
-             "| nginx CPU ms/req | answered by (X-Cache-Edge / X-Cache) |",
-             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines = ["| kind | requests | req/s | p50 ms | Elasticsearch CPU ms/req (net; raw) | Elasticsearch search phases "
+             "ms/req | gunicorn CPU ms/req | nginx CPU ms/req | answered by (X-Cache-Edge / X-Cache) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for kind, r in rows.items():
         flag = " (a worker recycled)" if r["web_recycled"] else ""
         lines.append(f"| {kind} | {r['requests']:,} | {r['rps']:,.0f} | {r['p50_ms']:.1f} | {r['es_ms']:.2f}; "
-                     f"{r['es_raw_ms']:.2f} | {r['web_ms']:.2f}{flag} | {r['nginx_ms']:.3f} | "
+                     f"{r['es_raw_ms']:.2f} | {r['es_search_ms']:.1f} | {r['web_ms']:.2f}{flag} | {r['nginx_ms']:.3f} | "
                      f"{_top(r['edge'])} / {_top(r['app'])} |")
     return "\n".join(lines)
 
@@ -234,7 +247,7 @@ def main() -> None:
           f"background CPU/s {background}", flush=True)
     with tempfile.TemporaryDirectory(prefix="paperlist-cost-") as tmp:
         for kind, (headers, paths) in chosen.items():
-            run = measure(web, procs, headers, paths, Path(tmp), args)
+            run = measure(web, procs, headers, paths, Path(tmp), args, lambda: search_ms(settings.es_url, index))
             rows[kind] = run
     after = idle_rate(procs, args.idle)
     es_background = (background["es"] + after["es"]) / 2
@@ -242,8 +255,10 @@ def main() -> None:
         n = max(r["requests"], 1)
         r.update(es_raw_ms=1000 * r["cpu_s"]["es"] / n,
                  es_ms=max(0.0, 1000 * (r["cpu_s"]["es"] - es_background * r["elapsed_s"]) / n),
-                 web_ms=1000 * r["cpu_s"]["web"] / n, nginx_ms=1000 * r["cpu_s"]["nginx"] / n)
+                 web_ms=1000 * r["cpu_s"]["web"] / n, nginx_ms=1000 * r["cpu_s"]["nginx"] / n,
+                 es_search_ms=(r["es_search_ms_total"] or 0.0) / n)
         print(f"  {kind:<14} {r['rps']:>7,.0f} req/s  p50 {r['p50_ms']:>6.1f} ms  ES {r['es_ms']:>6.2f} "
+              f"(search phases {r['es_search_ms']:.1f} ms) "
               f"(raw {r['es_raw_ms']:.2f})  web {r['web_ms']:>6.2f}  nginx {r['nginx_ms']:.3f} ms CPU/req  "
               f"statuses {r['statuses']}  edge {r['edge']}  app {r['app']}", flush=True)
     markdown = table(rows)
