@@ -12,7 +12,7 @@ clicks, paging, autocomplete, detail pages; about 80% of requests from the 1,000
 popular), in the canonical parameter order, anonymous and gzip as a crowd arrives. After a
 warm-up, each step sends its own stretch of the drawn sequence at one rate for ``--seconds``
 (≤ 15); per step: the achieved rate, p50/p99/max, errors (any status but 2xx/3xx, and
-requests never answered), the 503/429 share (shed), the stale share (``X-Cache: STALE``:
+requests never answered), the 503/429 share (shed), the stale share (``X-Cache: stale``:
 Redis's copy when Elasticsearch had no time), the edge hit ratio (``X-Cache-Edge``) and the
 app's (``/metrics``, as bench/load.py reads it). The rates rise until ``--past`` steps after
 the first that misses the knee's terms.
@@ -120,7 +120,7 @@ def figures(results: list[dict], rate: int, seconds: int) -> dict:
         statuses[str(r["code"])] += 1
         headers = r.get("headers") or {}
         edge[(headers.get("X-Cache-Edge") or ["none"])[0]] += 1
-        app[(headers.get("X-Cache") or ["none"])[0]] += 1
+        app[(headers.get("X-Cache") or ["none"])[0].lower()] += 1  # hit, miss, stale, bypass
     ordered = sorted(latencies)
     answered = sum(n for s, n in statuses.items() if s != "0")
     bad = sum(n for s, n in statuses.items() if not 200 <= int(s) < 400)
@@ -131,7 +131,7 @@ def figures(results: list[dict], rate: int, seconds: int) -> dict:
             "p50_ms": round(_pct(ordered, 0.50), 1), "p99_ms": round(_pct(ordered, 0.99), 1),
             "max_ms": round(ordered[-1], 1), "errors": bad, "statuses": dict(statuses),
             "unanswered": statuses.get("0", 0), "shed_share": round(sum(statuses.get(s, 0) for s in SHED) / n, 4),
-            "stale_share": round(app.get("STALE", 0) / n, 4), "edge_hit_ratio": round(edge.get("HIT", 0) / n, 4),
+            "stale_share": round(app.get("stale", 0) / n, 4), "edge_hit_ratio": round(edge.get("HIT", 0) / n, 4),
             "edge": dict(edge), "app": dict(app), "max_send_lateness_ms": round(1000 * late, 1)}
 
 

@@ -92,7 +92,7 @@ def test_capacity_counts_latency_from_the_intended_send_time_and_the_knees_terms
     import capacity
 
     # 10 req/s: request 2 was due at 0.2 s but left at 0.5 s (the generator was late): 300 ms more.
-    results = [_result(0, 0.0, 10, X_Cache_Edge="HIT"), _result(1, 0.1, 10, X_Cache="STALE"),
+    results = [_result(0, 0.0, 10, X_Cache_Edge="HIT"), _result(1, 0.1, 10, X_Cache="stale"),
                _result(2, 0.5, 10), _result(3, 0.3, 20, code=503), _result(4, 0.4, 0, code=0)]
     step = capacity.figures(results, rate=10, seconds=1)
     assert step["max_send_lateness_ms"] == 300.0 and step["max_ms"] == 310.0
