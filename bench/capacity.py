@@ -53,7 +53,7 @@ from edge import STATIC_DIR, static_copy
 from edge import WRK_SCRIPT as STATIC_SCRIPT
 from harness import REPO, save, wrk_argv, wrk_result
 from load import GZIP, HITS_METRIC, MISS, MISSES_METRIC, WRK_SCRIPT, drawn_mix, front, metric_sums, ratio, wrk
-from request_cost import Processes, busy_seconds
+from request_cost import DOC, Processes, busy_seconds, write_doc
 
 from services.settings import load_settings
 
@@ -67,6 +67,7 @@ TIMEOUT_S = 10               # vegeta gives up on a request after this (nginx it
 SHED = {"503", "429"}
 DEFAULT_RATES = "25,50,75,100,150,200,250,300,400"
 PLOT = REPO / "docs" / "capacity.png"
+DOC_START, DOC_END = "<!-- knee:start -->", "<!-- knee:end -->"
 OTHER_WINDOW = 3.0  # seconds of no load, to see what other work takes of the cores
 
 
@@ -212,6 +213,39 @@ def static_rate(web: str, paths: list[str], scratch: Path) -> dict:
             "rps": round(got["requests"] / (got["duration_us"] / 1e6 or 1), 1), "p99_ms": got["p99_us"] / 1000}
 
 
+def markdown(result: dict) -> str:
+    """The run as docs/capacity.md shows it: when and where, the steps, the knee and its checks."""
+    static, checks, unloaded = result["static"], result["checks"], result["unloaded_miss"]
+    lines = [f"Run of {result['when']} by `bench/capacity.py`, index `{result['index']}`, front {result['url']}; "
+             f"other work took **{result['other_cores']:.2f} of the 2 cores** while nothing was sent"
+             + (f"; unloaded miss p50 {unloaded['p50_ms']:.0f} ms, p99 {unloaded['p99_ms']:.0f} ms" if unloaded else "")
+             + ".", "",
+             "| step | offered req/s | answered/s | p50 ms | p99 ms | max ms | errors | shed (503/429) | stale "
+             "| edge hits | app hits | CPU ms per answer (ES, gunicorn, nginx, generator) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for st in result["steps"]:
+        cpu = st.get("cpu_ms_per_request", {})
+        app = "n/a" if st.get("app_hit_ratio") is None else f"{100 * st['app_hit_ratio']:.0f}%"
+        lines.append(f"| {st['label']} | {st['rate']} | {st['achieved_rps']} | {st['p50_ms']:,.0f} | {st['p99_ms']:,.0f} "
+                     f"| {st['max_ms']:,.0f} | {st['errors']} | {100 * st['shed_share']:.1f}% | "
+                     f"{100 * st['stale_share']:.1f}% | {100 * st['edge_hit_ratio']:.0f}% | {app} | "
+                     + ", ".join(f"{cpu.get(k, 0):.1f}" for k in ("es", "web", "nginx", "generator")) + " |")
+    knee = result["knee_rps"]
+    lines += ["", f"* **Knee: {knee or 'none'} req/s** (p99 ≤ {KNEE_P99_MS:.0f} ms, 0 errors), against "
+                  f"**{static['rps']:,.0f} req/s** for nginx serving a static file of the mix's mean answer size "
+                  f"({static['file_bytes_gzip']:,} bytes gzip; wrk -t2 -c32, closed loop): "
+                  f"{100 * (result['knee_over_static'] or 0):.2f}% of it."]
+    if checks:
+        lines += [f"* **At 80% of the knee:** p99 {checks['p99_at_80_ms']:,.0f} ms = "
+                  f"{checks['p99_at_80_over_miss_p50']}× the unloaded miss p50 (target ≤ {AT_80_TIMES_MISS_P50:g}×), "
+                  f"{checks['errors_at_80']} errors.",
+                  f"* **At 150%:** slowest answer {checks['max_at_150_ms']:,.0f} ms (bound "
+                  f"{checks['bound_at_150_ms']:,.0f} ms), {checks['unanswered_at_150']} unanswered, "
+                  f"{100 * checks['shed_share_at_150']:.1f}% shed, {100 * checks['stale_share_at_150']:.1f}% stale, "
+                  f"statuses {checks['statuses_at_150']}."]
+    return "\n".join(lines)
+
+
 def plot(steps: list[dict], knee: int | None, static: dict, target: Path) -> Path | None:
     try:
         import matplotlib
@@ -254,6 +288,7 @@ def main() -> None:
     parser.add_argument("--unloaded", type=int, default=5, help="seconds of the unloaded miss run (0: skip)")
     parser.add_argument("--no-checks", action="store_true", help="skip the steps at 80%% and 150%% of the knee")
     parser.add_argument("--plot", type=Path, default=PLOT)
+    parser.add_argument("--write-doc", action="store_true", help="replace the run's section in docs/capacity.md")
     parser.add_argument("--corpus", type=Path, default=None, help="default: PAPERLIST_CORPUS")
     parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
     parser.add_argument("--pool", type=int, default=50_000, help="distinct requests in the mix")
@@ -330,13 +365,16 @@ def main() -> None:
               f"unanswered {checks['unanswered_at_150']}, shed {100 * checks['shed_share_at_150']:.1f}%, "
               f"stale {100 * checks['stale_share_at_150']:.1f}%, {checks['statuses_at_150']}")
     index = requests.get(f"{web}/readyz", timeout=5).json().get("index", settings.index)
-    result = {"url": web, "index": index, "corpus": str(corpus), "tool": f"vegeta ({VEGETA_MODULE})",
+    result = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "url": web, "index": index, "corpus": str(corpus), "tool": f"vegeta ({VEGETA_MODULE})",
               "mix": {"records": len(records), "pool": len(pool), "zipf_exponent": round(exponent, 4)},
               "unloaded_miss": unloaded, "other_cores": round(other, 2), "static": static, "steps": steps, "knee_rps": knee,
               "knee_over_static": knee_over_static, "checks": checks, "plot": str(drawn) if drawn else None,
               "load_average": {"before": [round(x, 2) for x in load_before],
                                "after": [round(x, 2) for x in os.getloadavg()]}}
     print(f"curve: {drawn}\nresults: {save('capacity', result)}")
+    if args.write_doc:
+        write_doc(markdown(result), DOC_START, DOC_END)
+        print(f"written into {DOC}")
 
 
 if __name__ == "__main__":
