@@ -149,15 +149,22 @@ def main() -> None:
     parser.add_argument("--entry-bytes", type=int, default=6_000, help="a cached answer in Redis (gzip, with its key)")
     parser.add_argument("--es-figure", choices=("es_ms", "es_search_ms"), default="es_ms",
                         help="Elasticsearch's cost: CPU less background, or its search phases' time")
+    parser.add_argument("--es-ms", type=float, default=None,
+                        help="Elasticsearch's ms per miss measured elsewhere (a quiet bench/miss_cost.py run): "
+                             "instead of the cost table's, when other work kept Elasticsearch busy")
     parser.add_argument("--write-doc", action="store_true", help=f"replace the model's section in {DOC.name}")
     args = parser.parse_args()
     if not 0 < args.utilisation <= 1 or not 0 < args.box_utilisation <= 1 or not 0 <= args.one_off < 1:
         parser.error("--utilisation and --box-utilisation in (0, 1], --one-off in [0, 1)")
     cost_path, capacity_path = args.cost or latest("request-cost"), args.capacity or latest("capacity")
     c = per_request(json.loads(cost_path.read_text()), args.es_figure)
+    if args.es_ms is not None:
+        c["miss_es"] = args.es_ms
     lines, check = plan(args, c, json.loads(capacity_path.read_text()))
+    es_source = ("given with --es-ms" if args.es_ms is not None
+                 else "CPU less its background" if args.es_figure == "es_ms" else "its search phases")
     assumptions = (f"From `{cost_path.name}` and `{capacity_path.name}` (`bench/capacity_model.py`): a miss of the mix "
-                   f"costs {c['miss_es']:.1f} ms of Elasticsearch ({'CPU less its background' if args.es_figure == 'es_ms' else 'its search phases'}) and {c['miss_web']:.1f} ms of gunicorn, an app "
+                   f"costs {c['miss_es']:.1f} ms of Elasticsearch ({es_source}) and {c['miss_web']:.1f} ms of gunicorn, an app "
                    f"hit {c['app_web']:.1f} ms of gunicorn, an edge hit {c['edge_nginx']:.3f} ms of nginx; "
                    f"{args.node_cores}-core nodes planned at {100 * args.utilisation:.0f}% busy, one spare of each; "
                    f"edge TTL {args.edge_ttl:g} s, Redis TTL {args.cache_ttl:g} s (stale copies "
