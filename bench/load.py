@@ -143,6 +143,25 @@ def canonical_path(path: str) -> str:
     return f"{base}?{query}" if query else base
 
 
+def front(parser: argparse.ArgumentParser, url: str | None, settings) -> str:
+    """The front to load (``--url``, else the settings' address): on this machine and ready, or the parser's error."""
+    target = url or f"http://{settings.host}:{settings.port}"
+    if not loopback(target):
+        parser.error(f"{target} is not a loopback address: the load test only targets this machine (--url)")
+    return ready_web(settings, target)
+
+
+def drawn_mix(args: argparse.Namespace, settings, share: float = 0.8) -> tuple[Path, list, list, list[int], float]:
+    """The corpus, its records, the pool of ``(kind, canonical path)`` and the Zipf-drawn sequence with its exponent,
+    from the options ``--corpus``, ``--step``, ``--pool``, ``--sequence``, ``--seed``."""
+    corpus = args.corpus or settings.corpus_dir
+    print(f"building the query mix from {corpus}…", file=sys.stderr)
+    records = load_records(corpus, args.step)
+    pool = [(kind, canonical_path(path)) for kind, path in request_pool(records, args.pool, args.seed)]
+    sequence, exponent = zipf_sequence(len(pool), args.sequence, args.seed + 1, share)
+    return corpus, records, pool, sequence, exponent
+
+
 def wrk(base: str, script: Path, paths: Path, offset: int, headers: dict, *, threads: int, connections: int,
         seconds: int) -> dict:
     argv = wrk_argv(base, script, threads=threads, connections=connections, seconds=seconds,
@@ -263,16 +282,8 @@ def main() -> None:
         raise SystemExit("error: wrk is missing: apt-get install -y wrk (Debian's C load generator)")
 
     settings = load_settings()
-    target = args.url or f"http://{settings.host}:{settings.port}"
-    if not loopback(target):
-        parser.error(f"{target} is not a loopback address: the load test only targets this machine (--url)")
-    web = ready_web(settings, target)
-
-    corpus = args.corpus or settings.corpus_dir
-    print(f"building the query mix from {corpus}…", file=sys.stderr)
-    records = load_records(corpus, args.step)
-    pool = [(kind, canonical_path(path)) for kind, path in request_pool(records, args.pool, args.seed)]
-    sequence, exponent = zipf_sequence(len(pool), args.sequence, args.seed + 1, args.top_share)
+    web = front(parser, args.url, settings)
+    corpus, records, pool, sequence, exponent = drawn_mix(args, settings, args.top_share)
     drawn = Counter(pool[i][0] for i in sequence)
     mix = {"records": len(records), "pool": len(pool), "zipf_exponent": round(exponent, 4),
            "top_share": round(sum(1 for i in sequence if i < TOP) / len(sequence), 4),

@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     # Of a search's budget, what its facet counts may take (Elasticsearch's server-side timeout of
     # a search with aggregations): past it the hits are sent without them, never a 503 (issue 17).
     facets_budget: float = Field(0.5, alias="PAPERLIST_FACETS_BUDGET", gt=0, le=60)
+    # A search's budget starts at the front (nginx's X-Request-Start): a request that waited longer
+    # than this for a gunicorn thread gets no Elasticsearch time, only the caches or a fast 503.
+    queue_budget: float = Field(0.5, alias="PAPERLIST_QUEUE_BUDGET", ge=0, le=60)
     # Circuit breakers (Elasticsearch and Redis from the web): open after this many
     # consecutive failures, probe again after the cool-down.
     breaker_failures: int = Field(3, alias="PAPERLIST_BREAKER_FAILURES", ge=1, le=1000)

@@ -35,6 +35,7 @@ class RequestState:
     kept_answer_key: str | None = None  # the whole-answer entry to fill on the way out
     edge_validator: str | None = None  # the canonical ETag of this answer (services.web.http.edge)
     revalidated: bool = False  # answered 304 from that tag, without running the view
+    queued: float = 0.0  # seconds it waited between the front and a thread (services.web.http.queueing)
 
     @property
     def elapsed(self) -> float:

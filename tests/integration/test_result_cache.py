@@ -128,7 +128,8 @@ class CountingSearch(PaperSearch):
 
 def test_a_burst_of_identical_misses_makes_one_elasticsearch_request(settings, sample_alias, monkeypatch):
     monkeypatch.setattr(cache_store, "WAIT_SECONDS", 60)  # however slow this machine, nobody gives up
-    app = _app(settings, sample_alias)
+    # ... and no request's budget (an identical miss waits for its leader only while its budget lasts)
+    app = _app(settings, sample_alias, PAPERLIST_SEARCH_BUDGET="60")
     cached = extensions.reads(app)
     counting = CountingSearch(cached.service.es, sample_alias)
     extensions.replace_reads(app, CachedSearch(counting, cached.store))

@@ -80,3 +80,54 @@ def test_wrk_result_reads_the_marked_line_or_exits_with_what_wrk_said():
     assert wrk_result(f"Running 1s test\n{WRK_JSON}" + '{"requests": 7}\n', "") == {"requests": 7}
     with pytest.raises(SystemExit, match="no result for /x: unable to connect"):
         wrk_result("", "unable to connect", " for /x")
+
+
+def _result(seq: int, sent: float, latency_ms: float, code: int = 200, **headers: str) -> dict:
+    stamp = f"2026-12-05T18:00:{sent:09.6f}Z"
+    return {"seq": seq, "code": code, "timestamp": stamp, "latency": int(latency_ms * 1e6),
+            "headers": {k.replace("_", "-"): [v] for k, v in headers.items()}}
+
+
+def test_capacity_counts_latency_from_the_intended_send_time_and_the_knees_terms():
+    import capacity
+
+    # 10 req/s: request 2 was due at 0.2 s but left at 0.5 s (the generator was late): 300 ms more.
+    results = [_result(0, 0.0, 10, X_Cache_Edge="HIT"), _result(1, 0.1, 10, X_Cache="stale"),
+               _result(2, 0.5, 10), _result(3, 0.3, 20, code=503), _result(4, 0.4, 0, code=0)]
+    step = capacity.figures(results, rate=10, seconds=1)
+    assert step["max_send_lateness_ms"] == 300.0 and step["max_ms"] == 310.0
+    assert step["sent"] == 5 and step["answered"] == 4 and step["unanswered"] == 1
+    assert step["errors"] == 2 and step["shed_share"] == 0.2 and step["stale_share"] == 0.2
+    assert step["edge_hit_ratio"] == 0.2
+    assert not capacity.passes(step)
+    assert capacity.passes({**step, "errors": 0}) and not capacity.passes({**step, "errors": 0, "p99_ms": 1500.0})
+
+
+def test_request_cost_reads_a_processes_cpu_and_finds_its_children():
+    import os
+
+    import request_cost
+
+    parent, cpu = request_cost._stat(os.getpid())
+    assert parent == os.getppid() and cpu > 0
+    assert os.getpid() in request_cost.family(os.getppid())
+    assert request_cost._stat(2 ** 22 + 12345) is None and request_cost.family(None) == set()
+
+
+def test_capacity_model_hit_ratios_grow_with_the_rate_and_one_offs_always_miss():
+    import capacity_model
+
+    low = capacity_model.hit_ratios(10, edge_ttl=5, cache_ttl=600, pool=5_000, one_off=0.2)
+    high = capacity_model.hit_ratios(1_000, edge_ttl=5, cache_ttl=600, pool=5_000, one_off=0.2)
+    assert 0 <= low[0] < high[0] < 0.8 and 0 <= low[1] < high[1] < 1  # the one-off fifth never hits the edge
+    assert capacity_model.hit_ratios(100, 5, 600, 5_000, one_off=0.0)[0] > high[0] - 0.2
+
+
+def test_capacity_model_demand_splits_misses_app_hits_and_edge_hits():
+    import capacity_model
+
+    costs = {"miss_es": 20.0, "miss_web": 10.0, "miss_nginx": 0.2, "app_web": 2.0, "app_nginx": 0.2, "edge_nginx": 0.1}
+    d = capacity_model.demand(100, h_e=0.5, h_a=0.5, c=costs)
+    assert d["es"] == 100 * 0.5 * 0.5 * 20 / 1000
+    assert d["web"] == 100 * 0.5 * (0.5 * 10 + 0.5 * 2) / 1000
+    assert round(d["nginx"], 6) == round((50 * 0.1 + 50 * 0.2) / 1000, 6)

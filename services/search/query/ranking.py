@@ -41,6 +41,7 @@ FACTORS = {
     "title": 8.0,         # the whole title (case, accents and punctuation aside)
     "name": 4.0,          # one of its names: "lora", "direct preference optimization", "vq-vae", "maml"
     "introduced": 2.0,    # ... a name it introduced (times the name's 4): the paper a name belongs to
+    "name_as_typed": 1.6,  # ... spelt as typed, not only as its plural: "SWORD" before "Swords", "RED" before "REDs"
     "name_author": 4.0,   # a name plus an author's names: "maml finn", "vqvae van den oord"
     "title_start": 2.0,   # the start of the title, its last word cut: "direct preference optim"
     "name_start": 1.6,    # the start of the name: "direct pref"
@@ -76,6 +77,10 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
         introduced = {"bool": {"filter": [{"terms": {"intro_keys": named}},
                                           {"range": {"mentions": {"gte": MIN_INTRO_MENTIONS}}}]}}
         out += [("name", {"terms": {"name_keys": named}}), ("introduced", introduced)]
+        singular = [k for k in named if not k.endswith("s")]
+        if singular:
+            out.append(("name_as_typed", {"bool": {"filter": [{"terms": {"name_keys": singular}}],
+                                                   "must_not": [{"terms": {"name_keys": [k + "s" for k in singular]}}]}}))
     typed = parsed.still_typed()
     if named and typed and typed.field in (None, "title"):
         # A name's start, like the title's, only while the last word is cut ("direct pref", "graphsa"):

@@ -31,6 +31,7 @@ import dataclasses
 import hashlib
 import json
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -41,6 +42,7 @@ from services.search.answers.browse import AuthorProfile, ConferenceSummary, Ove
 from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
+from services.search.engine.boundary import BudgetSpent, Deadlines
 from services.search.errors import SearchUnavailable
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
 from services.search.query.request import SearchRequest
@@ -154,7 +156,7 @@ class CachedSearch:
                         leader = False
                         store.release(key)
                     elif raw is None and not leader:
-                        raw = store.wait(key)
+                        raw = store.wait(key, _wait_limit())
             except CacheDown as exc:
                 store.failed(exc)
                 state.note(BYPASS)
@@ -190,6 +192,15 @@ class CachedSearch:
             store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms)
         state.note(outcome)
         return value
+
+
+def _wait_limit() -> float:
+    """How long an identical miss may wait for its leader: what the request's budget has left (it started
+    at the front, services.web.http.queueing; the store caps it with its own wait); none once spent."""
+    try:
+        return Deadlines().left(math.inf)
+    except BudgetSpent:
+        return 0.0
 
 
 def no_cache_requested() -> bool:

@@ -96,9 +96,9 @@ class ResultStore:
             got, raw = pipe.execute()
         return bool(got), raw
 
-    def wait(self, key: str) -> bytes | None:
-        """Poll for the leader's answer until it lands, the lock goes, or time is up."""
-        deadline = time.monotonic() + WAIT_SECONDS
+    def wait(self, key: str, seconds: float = WAIT_SECONDS) -> bytes | None:
+        """Poll for the leader's answer until it lands, the lock goes, or ``seconds`` are up (none: no wait)."""
+        deadline = time.monotonic() + min(seconds, WAIT_SECONDS)
         while time.monotonic() < deadline:
             time.sleep(POLL_SECONDS)
             with self.guard.guarded() as client:

@@ -7,7 +7,9 @@ Before the view, in order:
 3. the edge's step, for views the edge cache keeps: a 304 for a request holding the
    canonical ETag (no render, no Elasticsearch; :mod:`.edge`);
 4. a whole answer kept in the cache, when the view's policy allows one (the view is skipped);
-5. the request's time budget for its Elasticsearch calls.
+5. the request's time budget for its Elasticsearch calls, counted from when the front received
+   it: what it waited for a thread is taken off, and past the queue budget none is left, so it is
+   answered from the caches or a fast 503 (:mod:`.queueing`).
 
 After the view, on every answer (errors too), in order:
 
@@ -27,6 +29,7 @@ and into :func:`_after` at its place.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -37,7 +40,7 @@ from services.search.engine.boundary import start_deadline
 
 from .. import policy, requestctx
 from ..policy import Budget
-from . import access_log, compression, headers, metrics, proxy, ratelimit, validators
+from . import access_log, compression, headers, metrics, proxy, queueing, ratelimit, validators
 from .edge import Edge, Generation
 from .parameters import check_utf8
 
@@ -67,11 +70,12 @@ def install(app: Flask, kept: KeptAnswers | None, generation: Generation | None)
     budgets = {Budget.SEARCH: settings.search_budget, Budget.READY: settings.ready_budget}
     release = validators.release_tag(RELEASE_ROOTS) + settings.public_url
     edge = Edge(settings.edge_ttl, release, generation)
-    app.before_request(_before(edge, kept, budgets))
+    app.before_request(_before(edge, kept, budgets, settings.queue_budget))
     app.after_request(_after(edge, kept, cors))
 
 
-def _before(edge: Edge, kept: KeptAnswers | None, budgets: dict[Budget, float]) -> Callable[[], Response | None]:
+def _before(edge: Edge, kept: KeptAnswers | None, budgets: dict[Budget, float],
+            queue_budget: float) -> Callable[[], Response | None]:
     def before() -> Response | None:
         view_policy = policy.current()
         check_utf8(request.query_string)
@@ -82,8 +86,14 @@ def _before(edge: Edge, kept: KeptAnswers | None, budgets: dict[Budget, float]) 
             answer = kept.serve(view_policy)
             if answer is not None:
                 return answer
-        # Every search-layer call of this request shares one budget (services.search.engine.boundary).
-        start_deadline(budgets[view_policy.budget])
+        # Every search-layer call of this request shares one budget (services.search.engine.boundary), which
+        # started when the front received it; a readiness probe is never shed.
+        budget = budgets[view_policy.budget]
+        if view_policy.budget is Budget.SEARCH:
+            state = requestctx.current()
+            state.queued = queueing.waited(request.headers, time.time())
+            budget = queueing.budget_left(budget, state.queued, queue_budget)
+        start_deadline(budget)
         return None
     return before
 

@@ -47,5 +47,6 @@ def finish(resp: Response, state: requestctx.RequestState) -> None:
         "method": request.method, "path": request.path,
         "route": request.url_rule.rule if request.url_rule else None,
         "status": resp.status_code, "duration_ms": round(state.elapsed * 1000, 2),
+        "queued_ms": round(state.queued * 1000, 1),
         "cache": state.cache_outcome, "remote_addr": request.remote_addr,
     })

@@ -93,7 +93,7 @@ def test_the_ready_probe_gets_its_own_budget(monkeypatch):
     seen: list[float] = []
     monkeypatch.setattr(http, "start_deadline", seen.append)
     edge = http.Edge(5, "release", None)
-    before = http._before(edge, None, {Budget.SEARCH: 2.0, Budget.READY: 1.0})
+    before = http._before(edge, None, {Budget.SEARCH: 2.0, Budget.READY: 1.0}, queue_budget=0.5)
     app = fake_app()
     for path in ("/readyz", "/search"):
         with app.test_request_context(path):

@@ -60,6 +60,14 @@ def test_a_plus_after_a_word_is_part_of_the_name():
     assert filters("+graph +networks")["name"] == [{"terms": {"name_keys": ["graphnetworks", "+graph+networks"]}}]
 
 
+def test_a_name_spelt_as_typed_comes_before_a_plural_that_folds_to_it():
+    got = filters("SWORD")
+    assert got["name"] == [{"terms": {"name_keys": ["sword"]}}]  # "Swords" folds to it too ...
+    assert got["name_as_typed"] == [{"bool": {"filter": [{"terms": {"name_keys": ["sword"]}}],
+                                              "must_not": [{"terms": {"name_keys": ["swords"]}}]}}]
+    assert "name_as_typed" not in filters("ddims")  # ... and a typed plural already meets only its own spelling
+
+
 def test_a_pasted_title_with_syntax_is_still_that_title():
     raw = "Gradients OR Weights? A Study"
     assert filters(raw)["title"] == [{"terms": {"title_key": ["a study", title_key(raw)]}}]

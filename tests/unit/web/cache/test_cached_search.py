@@ -34,3 +34,55 @@ def test_the_app_reads_through_it():
     app = fake_app(reads)
     assert isinstance(extensions.reads(app), CachedSearch) and extensions.reads(app).service is reads
     assert extensions.reads(app).store is None  # PAPERLIST_CACHE=false
+
+
+class _FollowerStore:
+    """A store where another request leads every key: each read waits for it, and its wait is recorded."""
+
+    def __init__(self):
+        self.waits: list[float] = []
+
+    def generation(self):
+        return 1, 0
+
+    def fresh_key(self, gen, digest):
+        return f"fresh:{gen}:{digest}"
+
+    def stale_key(self, digest):
+        return f"stale:{digest}"
+
+    def get(self, key):
+        return None
+
+    def lead(self, key):
+        return False, None
+
+    def wait(self, key, seconds):
+        self.waits.append(seconds)
+        return None
+
+    def store(self, *args):
+        pass
+
+    def release(self, key):
+        pass
+
+    def quietly(self, operation, *args):
+        return operation(*args)
+
+
+def test_an_identical_miss_waits_for_its_leader_no_longer_than_the_requests_budget_has_left():
+    from services.search.engine.boundary import start_deadline
+
+    store = _FollowerStore()
+    cached = CachedSearch(FakeReads(), store)
+    with fake_app().test_request_context("/api/v1/search?q=graph"):
+        start_deadline(60.0)
+        cached.search(SearchRequest(q="graph"))
+        start_deadline(1.0)  # a request that waited in the queue has this much of its budget left
+        cached.search(SearchRequest(q="graph"))
+        start_deadline(0.0)  # one shed at the front: no wait at all
+        cached.search(SearchRequest(q="graph"))
+    assert store.waits[0] > 59  # the store caps it with its own wait
+    assert 0.5 < store.waits[1] <= 1.0 - 0.25  # less the render reserve
+    assert store.waits[2] == 0.0
