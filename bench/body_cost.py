@@ -9,7 +9,7 @@ reports Elasticsearch's ``took`` and the wall time of each, with their ratio.
 
 The queries: the load mix's text queries from the corpus (titles, fragments, keywords, authors;
 ``bench/querymix.py``) and the named-paper queries (``bench/data/named_papers.toml``), lexical,
-with the API's default facets, as :func:`services.search.semantic.build_ranked` builds them.
+with the API's default facets, as :func:`services.search.query.semantic.build_ranked` builds them.
 
     PYTHONPATH=<old checkout> python bench/body_cost.py dump --out old.jsonl
     PYTHONPATH=<new checkout> python bench/body_cost.py dump --out new.jsonl
@@ -27,6 +27,7 @@ import tomllib
 from pathlib import Path
 
 import requests
+
 from harness import save
 from querymix import load_records, text_queries
 
@@ -40,8 +41,8 @@ def queries(corpus: Path, n: int, seed: int) -> list[str]:
 
 
 def dump(out: Path, corpus: Path, n: int, seed: int) -> None:
-    from services.search.request import parse_request
-    from services.search.semantic import build_ranked
+    from services.search.query.request import parse_request
+    from services.search.query.semantic import build_ranked
 
     with open(out, "w", encoding="utf-8") as fh:
         for q in queries(corpus, n, seed):

@@ -19,8 +19,8 @@ import time
 import requests
 
 from search import query_mix
-from services.search.request import parse_request
-from services.search.search_body import build_search, build_suggest
+from services.search.query.request import parse_request
+from services.search.query.search_body import build_search, build_suggest
 
 
 def variants(args: dict[str, list[str]]) -> dict[str, dict]:

@@ -27,7 +27,7 @@ from elasticsearch import helpers
 from harness import bench_settings, corpus_files, save
 from services.indexer.normalise import Rejected, identity
 from services.indexer.sources import open_sources
-from services.search.client import make_client
+from services.search.engine.client import make_client
 
 # The review criteria the sources score (as ``<name>`` lists and ``<name>_avg`` means).
 SCORE_FIELDS = ("rating", "confidence", "correctness", "soundness", "technical_novelty", "empirical_novelty",

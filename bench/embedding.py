@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO / "deploy" / "tools"))
 
 from paperlists import records, text_of  # noqa: E402
 
-from services.search.embedding import ARTIFACT, Embedder, paper_text  # noqa: E402
+from services.search.records.embedding import ARTIFACT, Embedder, paper_text  # noqa: E402
 
 LABELLED = ("iclr2024", "iclr2025", "iclr2026")
 

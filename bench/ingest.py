@@ -39,10 +39,10 @@ from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stor
 from services.indexer.celery_app import create_celery
 from services.indexer.corpus import CorpusReader
 from services.indexer.ingest import Ingest
-from services.search.client import make_client
-from services.search.documents import to_document
 from services.indexer.vectors import vector_fields
-from services.search.schema import SERVING_REFRESH, index_body, loaded_settings, loading_settings
+from services.search.engine.client import make_client
+from services.search.records.documents import to_document
+from services.search.records.schema import SERVING_REFRESH, index_body, loaded_settings, loading_settings
 
 
 def normalised_documents(files: list[Path], batch: int = 1000) -> list[tuple[str, dict]]:

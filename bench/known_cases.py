@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from services.search.model import title_key
-from services.search.schema import ENGLISH_STOPWORDS
+from services.search.records.model import title_key
+from services.search.records.schema import ENGLISH_STOPWORDS
 
 CLASSES = ("exact", "name", "crowded_name", "first_words", "rare_author", "typo", "cut_word")
 _WORD = re.compile(r"[a-z0-9]+")

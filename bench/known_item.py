@@ -22,14 +22,14 @@ import sys
 from collections.abc import Sequence
 
 from elasticsearch import helpers
-from harness import save
 from known_cases import CLASSES as TITLE_CLASSES
 from known_cases import Case, Score, Target, TitleIndex, cases, rank_of
 from nicknames import CLASSES as NICKNAME_CLASSES
 from nicknames import cases as nickname_cases
 
-from services.search.model import HIDDEN_STATUSES
-from services.search.client import make_client
+from harness import save
+from services.search.catalogue import HIDDEN_STATUSES
+from services.search.engine.client import make_client
 from services.settings import load_settings
 from services.web.app import create_app
 

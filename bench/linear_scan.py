@@ -7,7 +7,7 @@ text (an AND of the words). Each query of a fixed set — the load test's text-q
 generator (bench/querymix.py): exact titles, title fragments, keywords, author names —
 is timed on the scan, on ``GET /api/v1/search`` (uncached: result cache and edge bypassed)
 and on raw Elasticsearch's query alone for the same request (as bench/miss_cost.py builds
-it: :func:`services.search.semantic.build_ranked`'s body minus aggregations, highlight and
+it: :func:`services.search.query.semantic.build_ranked`'s body minus aggregations, highlight and
 suggest, ``request_cache=false``, posted straight to ES_URL), in a random order per query.
 scan/ES is the ceiling any app over Elasticsearch could reach beside scan/API.
 
@@ -30,13 +30,12 @@ import time
 from pathlib import Path
 
 import requests
+from miss_cost import bodies, es_query_only
 
 from harness import UNCACHED, checked_text_query_arguments, percentiles, ready_web, save, text_query_arguments
-from miss_cost import bodies, es_query_only
 from querymix import load_records, scan_count, text_queries
-from services.search.model import STATUSES
+from services.search.catalogue import STATUSES
 from services.settings import load_settings
-
 
 
 def main() -> None:

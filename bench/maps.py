@@ -42,14 +42,14 @@ import numpy as np
 from elasticsearch import helpers
 
 from harness import save
-
 from services.indexer.celery_app import create_celery, redis_client
 from services.indexer.embedding_training import held_out
 from services.indexer.maps import listed_venue_years, planned
 from services.indexer.names import keyword_key
-from services.search import venue_maps
-from services.search.client import make_client
-from services.search.facets import FACETS
+from services.search.engine import map_store
+from services.search.engine.client import make_client
+from services.search.query.facets import FACETS
+from services.search.records import venue_maps
 from services.settings import load_settings
 
 AREA_VENUES = ("iclr", "icml")
@@ -78,8 +78,8 @@ def coherence(args, settings) -> dict:
     es = make_client(settings, request_timeout=120)
     rng = np.random.default_rng(args.seed)
     rows = []
-    for conference, year in sorted(venue_maps.stored(es, args.maps_index)):
-        stored = venue_maps.load(es, args.maps_index, conference, year)
+    for conference, year in sorted(map_store.stored(es, args.maps_index)):
+        stored = map_store.load(es, args.maps_index, conference, year)
         cluster = dict(zip(stored.points.ids, stored.points.cluster))
         papers = _labels(es, args.alias, conference, year)
         areas = {i: a for i, (a, _) in papers.items() if a and i in cluster}
@@ -157,7 +157,7 @@ def storage(args, settings) -> dict:
     es = make_client(settings, request_timeout=120)
     client = redis_client(settings)
     sizes = listed_venue_years(es, args.alias)
-    conference, year = max(venue_maps.stored(es, args.maps_index), key=lambda key: sizes.get(key, 0))
+    conference, year = max(map_store.stored(es, args.maps_index), key=lambda key: sizes.get(key, 0))
     doc = es.get(index=args.maps_index, id=venue_maps.map_id(conference, year))["_source"]
     raw = json.dumps(doc).encode()
     key = "paperlist:bench:maps-storage"  # the bench's own scratch key, deleted at the end
@@ -173,7 +173,7 @@ def storage(args, settings) -> dict:
 
     try:
         return {"venue": f"{conference} {year}", "bytes": len(raw), "load": os.getloadavg(),
-                "elasticsearch": timed(lambda: venue_maps.load(es, args.maps_index, conference, year)),
+                "elasticsearch": timed(lambda: map_store.load(es, args.maps_index, conference, year)),
                 "redis": timed(lambda: venue_maps.VenueMap.from_document(json.loads(client.get(key))))}
     finally:
         client.delete(key)

@@ -4,7 +4,7 @@ Issue 17's miss target: the uncached API p50 is at most 2x raw Elasticsearch's q
 p50 for the same queries. For a fixed seeded set of real text queries (the load test's
 generator, bench/querymix.py) each query is sent, in a shuffled order per query, as:
 
-- ``es_query``: the body the service sends (:func:`services.search.semantic.build_ranked`)
+- ``es_query``: the body the service sends (:func:`services.search.query.semantic.build_ranked`)
   minus its aggregations, highlight and suggest: query, sort, paging, total, ``_source``;
 - ``es_full``: that body whole (facet aggregations and highlight), one request;
 - ``es_no_highlight`` / ``es_no_aggs``: the whole body without one part (each part's share);
@@ -38,8 +38,8 @@ import requests
 from harness import UNCACHED, checked_text_query_arguments, percentiles, ready_web, save, text_query_arguments
 from querymix import load_records, text_queries
 from services.search.limits import SUGGEST_BELOW
-from services.search.request import parse_request
-from services.search.semantic import build_ranked
+from services.search.query.request import parse_request
+from services.search.query.semantic import build_ranked
 from services.settings import load_settings
 
 JSON = {"Content-Type": "application/json"}

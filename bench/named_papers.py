@@ -17,10 +17,9 @@ import tomllib
 from pathlib import Path
 
 from harness import save
-
-from services.search import conferences
-from services.search.client import make_client
-from services.search.model import title_key
+from services.search.catalogue import venues
+from services.search.engine.client import make_client
+from services.search.records.model import title_key
 from services.settings import load_settings
 from services.web.app import create_app
 
@@ -30,7 +29,7 @@ TOP = 20
 
 def paper_id(es, index: str, paper: dict) -> str:
     filters = [{"term": {"title_key": title_key(paper["title"])}}, {"term": {"year": paper["year"]}},
-               {"term": {"conference": conferences.canonical_slug(paper["venue"])}}]
+               {"term": {"conference": venues.canonical_slug(paper["venue"])}}]
     hits = es.search(index=index, size=1, query={"bool": {"filter": filters}})["hits"]["hits"]
     if not hits:
         raise SystemExit(f"not in {index}: {paper['title']} ({paper['venue']} {paper['year']})")

@@ -26,7 +26,8 @@ from collections.abc import Iterable, Sequence
 from elasticsearch import helpers
 from known_cases import Case, Target
 
-from services.search.model import HIDDEN_STATUSES, title_key
+from services.search.catalogue import HIDDEN_STATUSES
+from services.search.records.model import title_key
 
 CLASSES = ("nickname", "nickname_author")
 _CITED = re.compile(r"(?P<name>[A-Za-z][\w\-+]*[\w+])\s*\(\s*(?P<surname>[A-Z][\w'\-]+)"

@@ -111,7 +111,7 @@ class QueryMaker:
         self.with_authors = [r for r in records if r.authors] or records
         self.with_ids = [r for r in records if r.paper_id]
         try:
-            from services.search.taxonomy import TOPICS
+            from services.search.catalogue.taxonomy import TOPICS
             self.topics = tuple(t.slug for t in TOPICS)
         except ImportError:
             self.topics = FALLBACK_TOPICS

@@ -42,15 +42,15 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import redis
+from load import canonical_path
 
 import harness
 from harness import UNCACHED, WRK_LUA_HELPERS, WRK_LUA_THREADS, loopback, percentiles, ready_web, save, wrk_result
-from load import canonical_path
 from search import query_mix
 from services.indexer.celery_app import create_celery
 from services.indexer.reindex import ReindexState, request_reindex
-from services.search import indices
-from services.search.client import make_client
+from services.search.engine import indices
+from services.search.engine.client import make_client
 from services.settings import load_settings
 
 MIX_SIZE, MIX_SEED = 500, 11  # the search mix of the old bench, unchanged

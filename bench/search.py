@@ -37,8 +37,8 @@ from urllib.parse import urlencode
 import requests
 
 from harness import percentiles, ready_web, save
-from services.search.request import parse_request
-from services.search.search_body import build_search
+from services.search.query.request import parse_request
+from services.search.query.search_body import build_search
 from services.settings import load_settings
 
 WORDS = ["learning", "neural", "graph", "robot", "diffusion", "language model", "reinforcement learning",

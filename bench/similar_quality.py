@@ -16,12 +16,12 @@ fusion weights are chosen, and a held-out test half, on which they are reported)
 Methods: ``semantic`` (kNN on the stored vector / the text's embedding), ``lexical``
 (more_like_this on the paper / the text), ``hybrid`` (both in one request, scores
 summed, kNN boosted ×KNN_BOOST, as ``mode=hybrid``) and ``fused`` (the shipped
-:data:`services.search.fusion.SIMILAR`). Every fusion of :data:`CANDIDATES` (weighted RRF,
+:data:`services.search.query.fusion.SIMILAR`). Every fusion of :data:`CANDIDATES` (weighted RRF,
 raw sums, min-max and z-score rescaled sums) is scored on both splits; ``chosen_on_dev``
 names the best on dev (same area, among those keeping the half-abstract top 3 ≥ 95%) and
-gives its held-out figures. The lists come from the service's own calls
-(``similar_candidates``, ``like_text_candidates``: what ``similar`` and ``like_text`` fuse,
-with their scores); fusion of those lists is :func:`services.search.fusion.fuse` itself.
+gives its held-out figures. The lists come from the service's own reads
+(:class:`fusion_lists.FusionLists`' ``similar_candidates`` and ``like_text_candidates``: what
+``similar`` and ``like_text`` fuse, with their scores); fusion of those lists is :func:`services.search.query.fusion.fuse` itself.
 
 The test split is the trainer's held-out half (:func:`services.indexer.embedding_training.held_out`):
 a model with an area metric learned the dev half's curated areas, so its dev figures (and the
@@ -42,11 +42,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from fusion_lists import FusionLists
+
 from harness import BenchWorker, bench_settings, drop, ensure_stores, percentiles, save
 from services.indexer.embedding_training import held_out
-from services.search.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
-from services.search.request import SearchRequest
-from services.search.semantic import KNN_BOOST, embedder
+from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
+from services.search.query.request import SearchRequest
+from services.search.query.semantic import KNN_BOOST
+from services.search.records.embedding import embedder
 from services.web import extensions
 from services.web.app import create_app
 
@@ -88,7 +91,7 @@ def ingest(settings, source: str) -> dict:
 
     from services.indexer.celery_app import create_celery
     from services.indexer.ingest import Ingest
-    from services.search.client import make_client
+    from services.search.engine.client import make_client
 
     es = make_client(settings, request_timeout=120)
     with BenchWorker(settings, concurrency=1):
@@ -107,7 +110,7 @@ def sample(es, index: str, query: dict, n: int, seed: int, fields: list[str]) ->
 
 
 def hybrid_similar(service, paper_id: str, vector: list[float], size: int, within: list[dict]) -> list[str]:
-    from services.search.semantic import knn_clause
+    from services.search.query.semantic import knn_clause
 
     knn = knn_clause(SearchRequest(page_size=size), vector, k=size,
                      extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}, *within])
@@ -164,7 +167,7 @@ def half_lists(service, paper: dict) -> dict[str, list]:
     text = half_text(paper["abstract"])
     semantic, lexical = service.like_text_candidates(SearchRequest(page_size=DEPTH), text)
     vector = embedder().embed_one(text).tolist()
-    from services.search.semantic import knn_clause
+    from services.search.query.semantic import knn_clause
 
     knn = knn_clause(SearchRequest(page_size=TOP), vector, k=TOP)
     resp = service.es.search(index=service.alias, size=TOP, _source=False, knn={**knn, "boost": KNN_BOOST},
@@ -224,7 +227,7 @@ def main() -> None:
     if args.ingest:
         result["ingest"] = ingest(settings, args.ingest)
     app = create_app(settings)
-    service = extensions.reads(app).service  # the PaperSearch behind the cache
+    service = FusionLists.over(extensions.reads(app).service)  # the PaperSearch behind the cache, its lists apart
     es = service.es
     started = time.perf_counter()
     try:
@@ -342,7 +345,7 @@ def choose(result: dict) -> dict:
 def extensions_default_filters() -> list[dict]:
     """The filters every search applies by default (rejected papers hidden): the half-abstract
     papers must be findable by an ordinary "like my text" search."""
-    from services.search.facets import FACETS
+    from services.search.query.facets import FACETS
 
     return FACETS.default_filters()
 

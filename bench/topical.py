@@ -17,9 +17,8 @@ import logging
 import random
 
 from harness import save
-
-from services.search.model import title_key
-from services.search.client import make_client
+from services.search.engine.client import make_client
+from services.search.records.model import title_key
 from services.settings import load_settings
 from services.web.app import create_app
 

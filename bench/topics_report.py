@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 
 from services.indexer.sources import Rejected, open_sources  # noqa: E402
 from services.indexer.topics import derive_topics, explain, venue_prior  # noqa: E402
-from services.search.taxonomy import FALLBACK, TOPICS  # noqa: E402
+from services.search.catalogue.taxonomy import FALLBACK, TOPICS  # noqa: E402
 
 # Normalized label (lowercase words; for "Area: abbr: subarea" keywords each part is
 # looked up) -> topics it clearly belongs to. A venue area that our taxonomy splits maps

@@ -16,7 +16,7 @@ is the held-out figure.
 
     python bench/train_time.py [--corpus DIR] [--out MODEL.npz] [--epochs N --max-tokens N ...]
     python bench/train_time.py --corpus data/sample --labelled ../shared/data/paperlists
-    python bench/train_time.py --model services/search/models/paper-corpus-v1.npz   # quality only
+    python bench/train_time.py --model services/search/records/models/paper-corpus-v1.npz   # quality only
 """
 
 from __future__ import annotations
@@ -30,12 +30,11 @@ from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
-
 from embedding import same_area_share  # bench/embedding.py
-from harness import save
 
+from harness import save
 from services.indexer.embedding_training import TrainingOptions, corpus_records, train
-from services.search.embedding import HALF, Embedder, paper_text
+from services.search.records.embedding import HALF, Embedder, paper_text
 
 LABELLED = ("iclr2024", "iclr2025", "iclr2026")
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.search.client import make_client  # noqa: E402
-from services.search.request import parse_request  # noqa: E402
-from services.search.search_body import build_search  # noqa: E402
-from services.search.stats import trends_body  # noqa: E402
+from services.search.answers.stats import trends_body  # noqa: E402
+from services.search.engine.client import make_client  # noqa: E402
+from services.search.query.request import parse_request  # noqa: E402
+from services.search.query.search_body import build_search  # noqa: E402
 from services.settings import load_settings  # noqa: E402
 from services.web.app import create_app  # noqa: E402
 from services.web.views import pages  # noqa: E402

@@ -22,9 +22,9 @@ import numpy as np
 from elasticsearch import helpers
 
 from harness import bench_settings, percentiles, save
-from services.search.client import make_client
-from services.search.embedding import DIMS
+from services.search.engine.client import make_client
 from services.search.limits import SEMANTIC_CANDIDATES
+from services.search.records.embedding import DIMS
 
 TYPES = ("int8_hnsw", "int8_flat", "bbq_hnsw", "bbq_flat", "flat")
 OPTIONAL = ("hnsw",)  # float HNSW: the costliest build, only with --type hnsw

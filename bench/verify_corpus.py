@@ -31,7 +31,7 @@ from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stor
 from services.indexer.celery_app import create_celery
 from services.indexer.corpus import CorpusReader
 from services.indexer.ingest import Ingest
-from services.search.client import make_client
+from services.search.engine.client import make_client
 
 
 def expected(files: list[Path]) -> tuple[int, dict[str, str], int]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 PREFIX = "paperlist"
 
-# -- the index generation (services.search.generation) ---------------------------------------
+# -- the index generation (services.search.engine.generation) ---------------------------------------
 
 
 def generation(alias: str) -> str:

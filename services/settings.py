@@ -87,7 +87,7 @@ class Settings(BaseSettings):
     web_bind: str | None = Field(None, alias="PAPERLIST_WEB_BIND")
     worker_concurrency: int = Field(2, alias="PAPERLIST_WORKER_CONCURRENCY", ge=1, le=64)
     # The embedding model (.npz from `paperlist embeddings train`); unset: the one shipped in
-    # services/search/models/, trained on the sample. Web and workers must name the same one.
+    # services/search/records/models/, trained on the sample. Web and workers must name the same one.
     embedding_model: Path | None = Field(None, alias="PAPERLIST_EMBEDDING_MODEL")
     # Maps of venue-years (issue 32): the fewest listed papers a venue-year needs for a map (the
     # bundled sample's have ~60: its tests lower it), and the index the maps live in (unset: <alias>-maps).
@@ -104,7 +104,7 @@ class Settings(BaseSettings):
         return value
 
     def maps_index_of(self, alias: str) -> str:
-        """Where the maps of ``alias`` live (``services.search.venue_maps``): ``<alias>-maps``, or
+        """Where the maps of ``alias`` live (``services.search.engine.map_store``): ``<alias>-maps``, or
         ``PAPERLIST_MAPS_INDEX`` for the configured alias."""
         return self.maps_index if self.maps_index and alias == self.index else f"{alias}-maps"
 

@@ -67,7 +67,7 @@ def stores(settings):
 
 @pytest.fixture(scope="session")
 def es(stores, settings):
-    from services.search.client import make_client
+    from services.search.engine.client import make_client
 
     return make_client(settings, request_timeout=60)
 

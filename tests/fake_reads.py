@@ -15,16 +15,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from services.search import conferences, taxonomy
-from services.search.browse import AuthorProfile, ConferenceSummary, Overview, newest_conference_year, previews_after
-from services.search.facets import FacetValue
-from services.search.name_keys import author_key
-from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
-from services.search.model import Author, Links, Paper, ReviewScore
-from services.search.reads import Exported, SearchReads, Suggestion
-from services.search.request import SearchRequest
-from services.search.results import Hit, SearchResults
-from services.search.score_histogram import (
+from services.search.answers.browse import (
+    AuthorProfile,
+    ConferenceSummary,
+    Overview,
+    newest_conference_year,
+    previews_after,
+)
+from services.search.answers.results import Exported, Hit, Matches, SearchResults
+from services.search.answers.score_histogram import (
     BIN_WIDTH,
     DECISIONS,
     SCORE_FIELD,
@@ -33,9 +32,27 @@ from services.search.score_histogram import (
     ScoreHistogram,
     decision,
 )
-from services.search.stats import (TIERS, Coverage, Institution, Institutions, KeyYearCount, Trends, VenueYear,
-                                   YearCount, YearCoverage, venue_year)
-from services.search.venue_maps import Matches, VenueMap
+from services.search.answers.stats import (
+    TIERS,
+    Coverage,
+    Institution,
+    Institutions,
+    KeyYearCount,
+    Trends,
+    VenueYear,
+    YearCount,
+    YearCoverage,
+    venue_year,
+)
+from services.search.answers.suggest import Suggestion
+from services.search.catalogue import taxonomy, venues
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
+from services.search.query.facets import FacetValue
+from services.search.query.request import SearchRequest
+from services.search.reads import SearchReads
+from services.search.records.model import Author, Links, Paper, ReviewScore
+from services.search.records.name_keys import author_key
+from services.search.records.venue_maps import VenueMap
 from services.settings import load_settings
 
 CLOSED = "127.0.0.1:1"  # nothing listens on port 1 (and the unit tier's --disable-socket refuses any address)
@@ -49,7 +66,7 @@ def _paper(n: int, title: str, conference: str, year: int, *, abstract: str = ""
            ratings: tuple[float, ...] = ()) -> Paper:
     reviews = [ReviewScore(criterion="rating", mean=round(sum(ratings) / len(ratings), 2), scores=list(ratings))] \
         if ratings else []
-    return Paper(paper_id=f"{conference}-{year}-p{n}", conference=conference, conference_name=conferences.label(conference),
+    return Paper(paper_id=f"{conference}-{year}-p{n}", conference=conference, conference_name=venues.label(conference),
                  year=year, title=title, abstract=abstract, topics=list(topics), status=status, status_raw=status.title(),
                  authors=[Author(name=a, affiliation="Analytical Engines") for a in authors],
                  links=Links(pdf=f"https://example.org/{n}.pdf"), keywords=["graphs"], citations=n,
@@ -107,7 +124,7 @@ class FakeReads:
         years = Counter(p.year for p in found)
         return SearchResults(
             req, len(found), [Hit(p, "", "", (1.0, p.paper_id)) for p in page],
-            facets={"conference": [FacetValue(c, conferences.label(c), n, c in req.selected("conference"))
+            facets={"conference": [FacetValue(c, venues.label(c), n, c in req.selected("conference"))
                                    for c, n in counts.most_common()],
                     "status": [FacetValue(s, s.capitalize(), n, s in req.selected("status"))
                                for s, n in statuses.most_common()]},
@@ -181,8 +198,8 @@ class FakeReads:
         self._note("paper", paper_id)
         return next((p for p in self.papers if p.paper_id == paper_id), None)
 
-    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
-        self._note("similar", paper_id, size, within)
+    def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
+        self._note("similar", paper_id, size)
         return [p for p in self.papers if p.paper_id != paper_id and p.status != "reject"][:size]
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
@@ -230,7 +247,7 @@ class FakeReads:
             return None
         listed = Counter(p.year for p in mine if p.status != "reject")
         hidden = Counter(p.year for p in mine if p.status == "reject")
-        return ConferenceSummary(slug, conferences.label(slug), sum(listed.values()),
+        return ConferenceSummary(slug, venues.label(slug), sum(listed.values()),
                                  sorted(listed.items(), reverse=True), sum(hidden.values()), dict(hidden))
 
     def ready(self) -> bool:
@@ -289,10 +306,10 @@ def conforms(data: object, component: str) -> None:
                                      "components": {"schemas": components()}}).validate(data)
 
 
-def signature_gaps(cls: type) -> list[str]:
-    """Methods of SearchReads that ``cls`` lacks or declares with other parameters or answers."""
+def signature_gaps(cls: type, protocol: type = SearchReads) -> list[str]:
+    """Methods of ``protocol`` (SearchReads) that ``cls`` lacks or declares with other parameters or answers."""
     gaps = []
-    for name, member in vars(SearchReads).items():
+    for name, member in vars(protocol).items():
         if not callable(member) or name.startswith("_"):
             continue
         method = getattr(cls, name, None)

@@ -1,6 +1,6 @@
 """``paperlist embeddings train``: learn the corpus embedding model from sources and write its artifact.
 
-The shipped model (``services/search/models/``) is trained on ``data/sample``; an
+The shipped model (``services/search/records/models/``) is trained on ``data/sample``; an
 operator trains one on the full corpus, stores it outside the repo and points
 ``PAPERLIST_EMBEDDING_MODEL`` at it, then runs ``paperlist reindex`` (which re-embeds
 the papers whose stored ``embedding_version`` is not the new model's).

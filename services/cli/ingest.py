@@ -11,8 +11,8 @@ from rich.table import Table
 
 from services.indexer.celery_app import create_celery, redis_client
 from services.indexer.ingest import Ingest, Summary
-from services.search import indices
-from services.search.client import make_client
+from services.search.engine import indices
+from services.search.engine.client import make_client
 
 from .common import EXIT_FAILURE, EXIT_NOTHING_READ, console, err_console, friendly, settings
 

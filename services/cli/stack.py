@@ -10,7 +10,7 @@ from services.indexer.celery_app import create_celery
 from services.indexer.ingest import ensure_index
 from services.ops import LocalStack
 from services.ops.nginx import LocalNginx
-from services.search.client import make_client
+from services.search.engine.client import make_client
 
 from .common import console, friendly, settings
 from .ingest import print_summary, run_ingest

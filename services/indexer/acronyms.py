@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from services.search.paper_names import name_like
+from services.search.records.paper_names import name_like
 
 # "(SHORT)" or "(SHORTs)": a word of 2-12 characters with a capital, right after the words it shortens.
 _PAREN = re.compile(r"\(([A-Za-z][A-Za-z0-9+\-]{1,11})\)")

@@ -9,9 +9,9 @@ from datetime import datetime, timezone
 import redis
 from elasticsearch import Elasticsearch, helpers
 
-from services.search.documents import to_document
-from services.search.generation import bump_generation
-from services.search.model import Paper
+from services.search.engine.generation import bump_generation
+from services.search.records.documents import to_document
+from services.search.records.model import Paper
 
 from .vectors import vector_fields
 from .write_journal import WriteGate, WriteJournal

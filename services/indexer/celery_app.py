@@ -10,7 +10,7 @@ from elasticsearch import Elasticsearch
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from services.search.client import make_client
+from services.search.engine.client import make_client
 from services.settings import Settings
 
 # Longer than any task (a full rebuild included), so Redis never hands a running task's

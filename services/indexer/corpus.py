@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from services.search.model import Paper
+from services.search.records.model import Paper
 
 from . import venue_scales
 from .normalise import Rejected, identity, normalise

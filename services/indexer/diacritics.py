@@ -13,7 +13,7 @@ import unicodedata
 
 import ftfy
 
-from services.search.name_keys import strip_accents
+from services.search.records.name_keys import strip_accents
 
 __all__ = ["repair_diacritics", "strip_accents"]
 

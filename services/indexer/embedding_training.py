@@ -3,7 +3,7 @@
 Why these two and not a downloaded transformer: issue 21 measured the joined LSA-128 +
 word2vec-128 at 42.6% same-area neighbours on labelled ICLR papers, against 37% for
 TF-IDF and 34% for the MiniLM distillation it replaces, at a fraction of its cost per
-paper. What the embedding does with the arrays is :mod:`services.search.embedding`;
+paper. What the embedding does with the arrays is :mod:`services.search.records.embedding`;
 this module only learns them:
 
 * texts: title and abstract of each distinct paper of the sources (read raw: the full
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from services.search.embedding import DIMS, HALF, Embedder, ModelArrays, paper_text, tokens
+from services.search.records.embedding import DIMS, HALF, Embedder, ModelArrays, paper_text, tokens
 
 from .cleaning import clean_text, clean_title, strip_html
 from .normalise import Rejected, identity

@@ -23,14 +23,15 @@ from celery import Celery
 from elasticsearch import Elasticsearch
 
 from services import redis_keys
-from services.search import generation, indices, schema
-from services.search.prominence import scale_key
+from services.search.engine import generation, indices
+from services.search.records import schema
+from services.search.records.prominence import scale_key
 from services.settings import Settings
 
+from . import venue_scales
 from .bulk_writer import IndexReadOnly
 from .ingested_sources import SourceRegistry
 from .maps import request_maps
-from . import venue_scales
 from .normalise import Rejected, identity
 from .runs import IngestRun, RunCounts, reject_entry
 from .sources import Origin, SourceError, SourceFile, SourceRead, open_sources, reader_named

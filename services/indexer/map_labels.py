@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from services.search.schema import ENGLISH_STOPWORDS
+from services.search.records.schema import ENGLISH_STOPWORDS
 
 from .names import keyword_key, singular
 

@@ -25,10 +25,10 @@ import numpy as np
 from celery import Celery
 from elasticsearch import Elasticsearch, helpers
 
-from services.search import venue_maps
-from services.search.facets import FACETS
-from services.search.semantic import EMBEDDING, EMBEDDING_VERSION
-from services.search.venue_maps import MapCluster, MapPoints, VenueMap
+from services.search.engine import map_store
+from services.search.query.facets import FACETS
+from services.search.records.embedding import EMBEDDING, EMBEDDING_VERSION
+from services.search.records.venue_maps import MapCluster, MapPoints, VenueMap
 from services.settings import Settings
 
 from . import map_layout
@@ -84,16 +84,16 @@ def build_map(es: Elasticsearch, alias: str, maps_index: str, conference: str, y
     """Make (or remove) the map of one venue-year; skipped when its papers are those of the stored map."""
     papers, hashes = _read(es, alias, conference, year)
     if len(papers) < min_papers:
-        removed = venue_maps.delete(es, maps_index, conference, year)
+        removed = map_store.delete(es, maps_index, conference, year)
         return Built(conference, year, "removed" if removed else "too_small", len(papers))
     digest = _digest(hashes)
-    if not force and venue_maps.stored_digest(es, maps_index, conference, year) == digest:
+    if not force and map_store.stored_digest(es, maps_index, conference, year) == digest:
         return Built(conference, year, "unchanged", len(papers))
     started = time.process_time()
     venue_map = make_map(conference, year, papers, digest)
     cpu = time.process_time() - started
     venue_map = replace(venue_map, cpu_seconds=round(cpu, 2))
-    venue_maps.store(es, maps_index, venue_map)
+    map_store.store(es, maps_index, venue_map)
     return Built(conference, year, "built", venue_map.papers, cpu)
 
 
@@ -153,7 +153,7 @@ def planned(es: Elasticsearch, alias: str, maps_index: str, min_papers: int,
     every venue-year with enough papers and every one that has a map (it may have to go)."""
     listed = listed_venue_years(es, alias)
     if wanted is None:
-        chosen = {key for key, papers in listed.items() if papers >= min_papers} | set(venue_maps.stored(es, maps_index))
+        chosen = {key for key, papers in listed.items() if papers >= min_papers} | set(map_store.stored(es, maps_index))
     else:
         chosen = set(wanted)
     return sorted(chosen, key=lambda key: (-listed.get(key, 0), key))

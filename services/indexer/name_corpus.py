@@ -18,7 +18,7 @@ once and decides, from the corpus alone:
   (:func:`novel`: few papers before it mention it, against the many after). "Dropout" is the
   JMLR paper's; a title's "Attention: ..." is not a name anybody introduced in that year.
 * **mentions.** For each paper, how many later papers here mention a name it introduced (the most
-  mentioned one): a citation count of the corpus's own, for ranking (:mod:`services.search.prominence`)
+  mentioned one): a citation count of the corpus's own, for ranking (:mod:`services.search.records.prominence`)
   and for the paper page where citations are unknown.
 
 Pure: :func:`corpus_names` takes every paper's year, title, abstract and own names and returns
@@ -36,7 +36,15 @@ from dataclasses import dataclass, field
 
 import ahocorasick
 
-from services.search.paper_names import finish_key, fold, name_key, name_like, names_in_order, raw_key, title_name
+from services.search.records.paper_names import (
+    finish_key,
+    fold,
+    name_key,
+    name_like,
+    names_in_order,
+    raw_key,
+    title_name,
+)
 
 from .acronyms import definitions
 

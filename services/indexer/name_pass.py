@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import redis
 from elasticsearch import Elasticsearch, helpers
 
-from services.search.documents import from_source, name_fields
-from services.search.prominence import prominence, scale_key
+from services.search.records.documents import from_source, name_fields
+from services.search.records.prominence import prominence, scale_key
 
 from .bulk_writer import update_papers
 from .name_corpus import Entry, corpus_names

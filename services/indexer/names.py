@@ -14,7 +14,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from services.search.name_keys import author_key, coauthor_key
+from services.search.records.name_keys import author_key, coauthor_key
 
 from .affiliations import affiliation_key, canonical_affiliation
 from .diacritics import repair_diacritics

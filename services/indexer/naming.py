@@ -19,7 +19,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from services.search.paper_names import name_key, name_like, names_in_order, title_name
+from services.search.records.paper_names import name_key, name_like, names_in_order, title_name
 
 from .acronyms import Definition, definitions
 

@@ -13,10 +13,9 @@ import json
 import re
 from collections.abc import Mapping
 
-from services.search import conferences
-from services.search.catalogue import catalogue
-from services.search.model import STATUSES, Paper, Publication, ReviewScore, title_key
-from services.search.prominence import VenueScale, prominence, scale_key
+from services.search.catalogue import STATUSES, catalogue, venues
+from services.search.records.model import Paper, Publication, ReviewScore, title_key
+from services.search.records.prominence import VenueScale, prominence, scale_key
 
 from .cleaning import clean_text, clean_title, dedupe, label_case, strip_html
 from .hyphenation import repair as repair_hyphenation
@@ -107,7 +106,7 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
     fields = dict(
         paper_id=paper_id,
         conference=conference,
-        conference_name=conferences.label(conference),
+        conference_name=venues.label(conference),
         year=year,
         title=title,
         authors=authors,
@@ -140,7 +139,7 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
 def _conference(record: dict, origin: Origin) -> str:
     for value in record["conferences"]:
         if isinstance(value, str) and value.strip():
-            slug = conferences.canonical_slug(re.sub(r"\s*(19|20)\d\d\s*$", "", value))
+            slug = venues.canonical_slug(re.sub(r"\s*(19|20)\d\d\s*$", "", value))
             if slug:
                 return slug
     if origin.conference:

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 import redis
 from elasticsearch import ApiError, Elasticsearch, TransportError, helpers
 
-from services.search import indices
-from services.search.documents import from_source, to_document
-from services.search.generation import bump_generation
-from services.search.prominence import VenueScale, prominence, scale_key
-from services.search.schema import serving_settings
+from services.search.engine import indices
+from services.search.engine.generation import bump_generation
+from services.search.records.documents import from_source, to_document
+from services.search.records.prominence import VenueScale, prominence, scale_key
+from services.search.records.schema import serving_settings
 from services.settings import Settings
 
 from . import venue_scales

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from statistics import fmean
 
-from services.search.model import ReviewScore
+from services.search.records.model import ReviewScore
 
 MAX_SCORE = 100.0  # no review scale goes this high: anything above is not a score
 MAX_REVIEWS = 50   # scores kept per criterion

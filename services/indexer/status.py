@@ -15,9 +15,9 @@ from elasticsearch import Elasticsearch
 from rich.console import Console
 from rich.table import Table
 
-from services.search import conferences, indices
-from services.search.catalogue import catalogue
-from services.search.client import make_client
+from services.search.catalogue import catalogue, venues
+from services.search.engine import indices
+from services.search.engine.client import make_client
 from services.settings import Settings
 
 from .celery_app import redis_client
@@ -67,13 +67,13 @@ class StatusReport:
             console.print(f"[yellow]problem:[/yellow] {problem}")
 
     def _render_catalogue(self, console: Console) -> None:
-        venues = len(self.conferences)
+        known = len(self.conferences)
         if self.unknown_venues:
             console.print(f"[yellow]venues not in the catalogue:[/yellow] {', '.join(self.unknown_venues)} "
-                          f"(of {venues}; listed with a label made from the slug: add them to "
+                          f"(of {known}; listed with a label made from the slug: add them to "
                           "services/search/catalogue/venues.toml)")
         else:
-            console.print(f"catalogue: all {venues} venues known")
+            console.print(f"catalogue: all {known} venues known")
         if self.unmapped_statuses:
             words = ", ".join(f"{venue} {raw!r} ({n:,})" for venue, raw, n in self.unmapped_statuses)
             console.print(f"[yellow]status words no rule reads:[/yellow] {words} (taken as accepted; map them "
@@ -123,7 +123,7 @@ def _elasticsearch(es: Elasticsearch, alias: str, report: StatusReport) -> None:
 def _against_the_catalogue(report: StatusReport, statuses: dict[str, dict[str, int]]) -> None:
     """Kinds, unknown venues and unmapped status words of the index's venues."""
     cat = catalogue()
-    report.kinds = {slug: conferences.lookup(slug).kind for slug in statuses}
+    report.kinds = {slug: venues.lookup(slug).kind for slug in statuses}
     report.unknown_venues = sorted(slug for slug in statuses if cat.venue(slug) is None)
     pairs = [(slug, raw, n) for slug, counts in statuses.items() for raw, n in counts.items()]
     report.status_words = sum(1 for _, raw, _ in pairs if raw)

@@ -11,8 +11,8 @@ import redis
 from celery import shared_task
 from elasticsearch import ApiError, helpers
 
-from services.search.generation import bump_generation
-from services.search.prominence import VenueScale
+from services.search.engine.generation import bump_generation
+from services.search.records.prominence import VenueScale
 
 from . import maps
 from .bulk_writer import delete_papers, index_papers

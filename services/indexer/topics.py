@@ -45,8 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from services.search import conferences
-from services.search.catalogue import Topic, catalogue
+from services.search.catalogue import Topic, catalogue, venues
 
 # The method's parameters stay code: they are tuned together with the scoring below and
 # measured in docs/topics.md, while the vocabulary they weigh is data (catalogue/topics.toml).
@@ -185,7 +184,7 @@ def text_scores(title: str, abstract: str, keywords: Sequence[str] = (),
 def venue_prior(conference: str) -> str | None:
     """The home area of a venue slug (``nips``, ``ICRA``, ``cvpr2024`` all work), if any."""
     slug = _YEAR_SUFFIX.sub("", (conference or "").strip().lower())
-    return conferences.lookup(slug).home_topic
+    return venues.lookup(slug).home_topic
 
 
 def explain(title: str, abstract: str, keywords: Sequence[str] = (), primary_area: str = "",

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from services.search.embedding import Embedder, paper_text
-from services.search.model import Paper
-from services.search.semantic import EMBEDDING, EMBEDDING_VERSION, embedder
+from services.search.records.embedding import EMBEDDING, EMBEDDING_VERSION, Embedder, embedder, paper_text
+from services.search.records.model import Paper
 
 MIN_TITLE_WORDS = 4
 

@@ -1,6 +1,6 @@
 """Where a venue-year's prominence scale comes from: its source list read whole, or the index.
 
-The prior (:mod:`services.search.prominence`) ranks a paper's rating and citation count
+The prior (:mod:`services.search.records.prominence`) ranks a paper's rating and citation count
 among the papers of its own venue-year, so the whole venue-year must be seen before any of
 its papers is written. An ingest and a rebuild from sources read each list whole anyway
 (one file is one conference-year in the paperlists format) and take the scale from it
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from elasticsearch import Elasticsearch
 
-from services.search.prominence import SCALE_POINTS, VenueScale, scale_key
+from services.search.records.prominence import SCALE_POINTS, VenueScale, scale_key
 
 from .normalise import prior_inputs
 from .sources import Origin

@@ -1,7 +1,7 @@
 """What can go wrong in the search layer, in its own terms.
 
-:mod:`services.search.boundary` turns Elasticsearch's exceptions into these at one place
-(:func:`services.search.boundary.translated`); callers such as the web map only these, so
+:mod:`services.search.engine.boundary` turns Elasticsearch's exceptions into these at one place
+(:func:`services.search.engine.boundary.translated`); callers such as the web map only these, so
 none of them needs to know the client library.
 """
 

@@ -1,5 +1,4 @@
-"""What the web reads from the search layer: the :class:`SearchReads` protocol, and the two
-small answers that belong to no other module (a :class:`Suggestion`, an :class:`Exported` set).
+"""What the web reads from the search layer: the :class:`SearchReads` protocol.
 
 Why a protocol: the web depends on these methods, not on :class:`~.service.PaperSearch`.
 The app puts the result cache (``services.web.cache.results.CachedSearch``) in front of
@@ -12,36 +11,17 @@ same signature.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from .browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.results import Exported, Matches, SearchResults
+from services.search.answers.stats import Institutions, Trends, VenueYear
+from services.search.answers.suggest import Suggestion
+from services.search.query.request import SearchRequest
+from services.search.records.model import Paper
+from services.search.records.venue_maps import VenueMap
+
 from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
-from .model import Paper
-from .request import SearchRequest
-from .results import SearchResults
-from .stats import Institutions, Trends, VenueYear
-from .venue_maps import Matches, VenueMap
-
-SUGGESTION_KINDS = ("title", "author", "topic", "conference")
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
-
-    kind: str  # one of SUGGESTION_KINDS
-    text: str
-    key: str
-    detail: str = ""  # what tells two alike apart: a title's venue and year
-
-
-@dataclass(frozen=True)
-class Exported:
-    """An export: the first papers of a result set and how many the set holds."""
-
-    papers: list[Paper]
-    total: int
 
 
 @runtime_checkable
@@ -70,7 +50,7 @@ class SearchReads(Protocol):
 
     def papers_by_id(self, paper_ids: Sequence[str]) -> list[Paper]: ...
 
-    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]: ...
+    def similar(self, paper_id: str, size: int = 6) -> list[Paper]: ...
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]: ...
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from celery import Celery
 from flask import Flask
 
-from services.search.boundary import Deadlines, search_breaker
-from services.search.client import make_web_client, quiet_client_logs
+from services.search.engine.boundary import Deadlines, search_breaker
+from services.search.engine.client import make_web_client, quiet_client_logs
 from services.search.reads import SearchReads
 from services.search.service import PaperSearch
 from services.settings import Settings, load_settings

@@ -9,11 +9,13 @@ guarded Redis, the indexer's figures for ``/metrics``, the settings.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
 from celery import Celery
 from flask import Flask, current_app
 
+from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
 from services.settings import Settings
 
@@ -22,17 +24,25 @@ from .redis_guard import RedisGuard
 _READS, _CELERY, _REDIS, _FIGURES = "paperlist.reads", "paperlist.celery", "paperlist.redis", "paperlist.figures"
 
 
-def install(app: Flask, *, reads: SearchReads, celery: Celery, redis: RedisGuard, figures: Any) -> None:
+@runtime_checkable
+class SiteReads(SearchReads, Protocol):
+    """The reads as the app installs them (``cache.results.CachedSearch`` in front of the search layer):
+    every search read, and the HTML fragments the web renders from one request's reads, kept like one."""
+
+    def fragment(self, name: str, req: SearchRequest, render: Callable[[SearchRequest], str]) -> str: ...
+
+
+def install(app: Flask, *, reads: SiteReads, celery: Celery, redis: RedisGuard, figures: Any) -> None:
     app.extensions.update({_READS: reads, _CELERY: celery, _REDIS: redis, _FIGURES: figures})
 
 
-def replace_reads(app: Flask, reads: SearchReads) -> SearchReads:
+def replace_reads(app: Flask, reads: SiteReads) -> SiteReads:
     """Put other reads in front of the app's (a test's counting or failing wrapper); returns the old ones."""
     old, app.extensions[_READS] = app.extensions[_READS], reads
     return old
 
 
-def reads(app: Flask | None = None) -> SearchReads:
+def reads(app: Flask | None = None) -> SiteReads:
     return (app or current_app).extensions[_READS]
 
 

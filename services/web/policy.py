@@ -43,7 +43,7 @@ class Limit(enum.Enum):
 
 
 class Budget(enum.Enum):
-    """The request's time budget for its Elasticsearch calls (services.search.boundary)."""
+    """The request's time budget for its Elasticsearch calls (services.search.engine.boundary)."""
 
     SEARCH = "search"  # PAPERLIST_SEARCH_BUDGET
     READY = "ready"    # PAPERLIST_READY_BUDGET

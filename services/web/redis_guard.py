@@ -22,7 +22,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from services.search.breaker import CircuitBreaker, CircuitOpen
+from services.search.engine.breaker import CircuitBreaker, CircuitOpen
 from services.settings import Settings
 
 # Seconds to connect or to wait for a Redis answer (PAPERLIST_CACHE_TIMEOUT_MS is the web's own);

@@ -24,7 +24,7 @@ from urllib.parse import quote_plus
 
 from flask import current_app, g, has_request_context, request, url_for
 
-from services.search.request import SearchRequest
+from services.search.query.request import SearchRequest
 
 API_PREFIX = "/api/"  # paths that answer JSON, errors included (the contract's error envelope)
 SEARCH_ENDPOINT = "pages.search"

@@ -89,7 +89,7 @@ def _master(nodes: list[EsNode]) -> str:
 
 def test_data_node_killed_under_search_and_ingest_load(cluster, stores, tmp_path):
     from services.indexer.celery_app import create_celery
-    from services.search.client import make_client
+    from services.search.engine.client import make_client
 
     hosts = ",".join(node.url for node in cluster)
     s = _test_settings(ES_URL=hosts, PAPERLIST_SHARDS="2", PAPERLIST_REPLICAS="1")

@@ -63,7 +63,7 @@ def node(settings):
 def private(node, stores):
     """Settings, Celery app, clients and a worker bound to the private node (Redis: the shared test db)."""
     from services.indexer.celery_app import create_celery
-    from services.search.client import make_client
+    from services.search.engine.client import make_client
 
     s = _test_settings(ES_URL=node.url)
     app = create_celery(s)

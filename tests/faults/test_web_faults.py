@@ -35,8 +35,8 @@ from conftest import first_answer
 from services.indexer.normalise import Rejected, normalise, origin_from_path
 from services.indexer.sources import expand, load
 from services.ops.elasticsearch import ES_VERSION, LocalElasticsearch, healthy
-from services.search import indices
-from services.search.documents import to_document
+from services.search.engine import indices
+from services.search.records.documents import to_document
 from services.settings import PROJECT_ROOT, load_settings
 from services.web.app import create_app
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.search.facets import FACETS
+from services.search.query.facets import FACETS
 
 pytestmark = pytest.mark.integration
 

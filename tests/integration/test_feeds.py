@@ -10,7 +10,7 @@ import feedparser
 import pytest
 
 from conftest import SAMPLE, drop_alias, run_ingest
-from services.search import conferences
+from services.search.catalogue import venues
 from services.settings import load_settings
 from services.web.app import create_app
 
@@ -43,7 +43,7 @@ def test_feeds_validate_and_list_the_search_newest_first(client, params):
     for entry, hit in zip(feed.entries, search["hits"], strict=True):
         assert entry.id == entry.link and entry.id.startswith("http://127.0.0.1:8000/papers/")
         # Dated by the paper (its conference's month), not by when it was indexed.
-        held = conferences.held_on(hit["conference"], hit["year"]).isoformat()
+        held = venues.held_on(hit["conference"], hit["year"]).isoformat()
         assert entry.published == entry.updated == f"{held}T00:00:00Z"
     if feed.entries:
         assert feed.feed.updated == max(e.updated for e in feed.entries)

@@ -21,7 +21,7 @@ from services import redis_keys
 from services.indexer.ingest import MAX_SENDS, Ingest
 from services.indexer.reindex import Rebuild, ReindexError, ReindexState, replay, request_reindex
 from services.indexer.runs import IngestRun
-from services.search import indices
+from services.search.engine import indices
 
 pytestmark = pytest.mark.integration
 

@@ -9,7 +9,7 @@ import pytest
 
 from services.indexer.ingested_sources import SourceRegistry
 from services.indexer.normalise import identity, origin_from_path
-from services.search import indices
+from services.search.engine import indices
 
 pytestmark = pytest.mark.integration
 
@@ -127,8 +127,8 @@ def test_ingest_loads_at_the_long_refresh_and_ends_with_everything_searchable(
         settings, celery_app, es, redis_client, worker, alias, tmp_path):
     from services import redis_keys
     from services.indexer.ingest import Ingest
-    from services.search import schema
-    from services.search.generation import SETTLE_MS, current_generation
+    from services.search.engine.generation import SETTLE_MS, current_generation
+    from services.search.records import schema
     from services.settings import PROJECT_ROOT
 
     path = PROJECT_ROOT / SAMPLE_FILE
@@ -158,7 +158,7 @@ def test_ingest_loads_at_the_long_refresh_and_ends_with_everything_searchable(
 
 
 def test_a_load_that_fails_still_leaves_the_index_serving(es, alias):
-    from services.search import schema
+    from services.search.records import schema
 
     index = indices.ensure_alias(es, alias, shards=1, replicas=0)
     es.index(index=alias, id="p1", document={"title": "Written before the failure"})

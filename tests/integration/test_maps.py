@@ -16,12 +16,13 @@ import time
 import uuid
 
 import pytest
-from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest, serving
+from test_browser import _screenshot, browser_context, expect, playwright  # noqa: F401  (fixtures)
 
+from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest, serving
 from services.indexer.celery_app import create_celery
 from services.indexer.maps import listed_venue_years
-from services.search import venue_maps
-from test_browser import _screenshot, browser_context, expect, playwright  # noqa: F401  (fixtures)
+from services.search.engine import map_store
+from services.search.records import venue_maps
 
 pytestmark = [pytest.mark.integration]
 
@@ -45,7 +46,7 @@ def maps_worker(maps_settings, stores):
 
 
 def stored_maps(es, alias: str) -> dict[tuple[str, int], venue_maps.VenueMap]:
-    return {key: venue_maps.load(es, f"{alias}-maps", *key) for key in venue_maps.stored(es, f"{alias}-maps")}
+    return {key: map_store.load(es, f"{alias}-maps", *key) for key in map_store.stored(es, f"{alias}-maps")}
 
 
 def wait_for_maps(es, alias: str, done, seconds: float = 300) -> dict:

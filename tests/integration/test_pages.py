@@ -318,8 +318,8 @@ class StopsAtItsTimeout:
 
 
 def test_a_search_whose_facets_run_out_of_budget_still_answers_its_hits(web_settings, client):
-    from services.search.boundary import Deadlines
-    from services.search.client import make_web_client
+    from services.search.engine.boundary import Deadlines
+    from services.search.engine.client import make_web_client
     from services.search.service import PaperSearch
     from services.web.app import create_app
 

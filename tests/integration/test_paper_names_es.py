@@ -13,7 +13,7 @@ import uuid
 import pytest
 
 from conftest import _test_settings
-from services.search.paper_names import name_key
+from services.search.records.paper_names import name_key
 
 pytestmark = pytest.mark.integration
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from services.search.request import parse_request
+from services.search.query.request import parse_request
 from services.search.service import PaperSearch
 
 pytestmark = pytest.mark.integration

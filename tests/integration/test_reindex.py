@@ -13,8 +13,8 @@ import pytest
 
 from conftest import SAMPLE, drop_alias, run_ingest
 from services.indexer.reindex import Rebuild, ReindexError, ReindexState, request_reindex, rollback
-from services.search import indices
-from services.search.request import SearchRequest
+from services.search.engine import indices
+from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -196,7 +196,7 @@ def test_worker_killed_mid_rebuild_then_second_reindex_completes(settings, celer
 
 def test_mapping_change_goes_live_through_a_rebuild(settings, es, redis_client, sample_alias_copy, monkeypatch):
     """Bump the schema version and add a field: the rebuild creates a v<new> index with it."""
-    from services.search import schema
+    from services.search.records import schema
 
     mappings = json.loads(json.dumps(schema.MAPPINGS))
     mappings["properties"]["experimental_note"] = {"type": "keyword"}

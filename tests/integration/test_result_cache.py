@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from services.indexer.reindex import Rebuild, rollback
-from services.search.generation import bump_generation, current_generation, settling_key
+from services.search.engine.generation import bump_generation, current_generation, settling_key
 from services.search.service import PaperSearch
 from services.settings import load_settings
 from services.web import extensions

@@ -15,10 +15,10 @@ from collections import Counter
 import pytest
 
 from conftest import FULL_YEARS, SAMPLE, source_records
+from services.search.answers.stats import MAX_CREDIBLE_RATE, TIERS
 from services.search.catalogue import catalogue
-from services.search.request import parse_request
+from services.search.query.request import parse_request
 from services.search.service import PaperSearch
-from services.search.stats import MAX_CREDIBLE_RATE, TIERS
 
 pytestmark = pytest.mark.integration
 

@@ -37,10 +37,10 @@ import schemathesis
 from fake_reads import fake_app
 from openapi_spec_validator import validate
 
+from services.search.catalogue import STATUSES
 from services.search.limits import MAX_WINDOW, MAX_YEAR, MIN_YEAR
-from services.search.model import STATUSES
-from services.search.query_language import parse
-from services.search.sorting import SORTS
+from services.search.query.query_language import parse
+from services.search.query.sorting import SORTS
 from services.web.render.openapi import openapi_document
 
 pytestmark = pytest.mark.integration

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from services.search.embedding import DIMS
 from services.search.limits import MAX_SIMILAR_TEXT
+from services.search.records.embedding import DIMS
 
 pytestmark = pytest.mark.integration
 

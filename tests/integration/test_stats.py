@@ -13,7 +13,7 @@ from collections import defaultdict
 import pytest
 
 from conftest import SAMPLE
-from services.search.facets import FACETS
+from services.search.query.facets import FACETS
 
 pytestmark = pytest.mark.integration
 

@@ -73,11 +73,11 @@ def test_an_author_page_shows_one_google_where_the_sources_spell_it_three_ways()
     """Issue 33's author page ("Google 37 / Google Research 2 / Robotics at Google 1"): normalised at ingest, the
     author's affiliations are counted as one institution."""
     from services.indexer.normalise import Origin, normalise
-    from services.search.name_keys import author_key
-    from services.search.service import _author_affiliations
+    from services.search.records.name_keys import author_key
+    from services.search.answers.authors import own_affiliations
 
     papers = [normalise({"id": f"p{i}", "title": f"Robot paper {i}", "status": "Poster", "author": "Ada Robot;Bo Arm",
                          "aff": f"{aff};University of California, Berkeley"},
                         Origin("corl/corl2023.json", i, "corl", 2023, format="paperlists"))
               for i, aff in enumerate(["Google", "Google Research", "Robotics at Google", "Google Research, Brain Team"])]
-    assert _author_affiliations(author_key("Ada Robot"), papers) == [("Google", 4)]
+    assert own_affiliations(author_key("Ada Robot"), papers) == [("Google", 4)]

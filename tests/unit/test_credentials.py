@@ -5,7 +5,7 @@ from __future__ import annotations
 import redis
 
 from services.ops.urls import redact
-from services.search.client import make_client
+from services.search.engine.client import make_client
 from services.settings import load_settings
 
 

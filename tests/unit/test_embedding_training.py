@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from services.cli import main
 from services.indexer.embedding_training import TrainingOptions, corpus_texts, train
-from services.search.embedding import DIMS, HALF, Embedder
+from services.search.records.embedding import DIMS, HALF, Embedder
 from services.settings import PROJECT_ROOT
 
 SLICE = [str(PROJECT_ROOT / "data" / "sample" / "iclr"), str(PROJECT_ROOT / "data" / "sample" / "icml")]

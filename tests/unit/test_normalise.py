@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from services.indexer.normalise import MAX_TITLE, Origin, Rejected, identity, map_status, normalise, origin_from_path
-from services.search.model import STATUSES
-from services.search.taxonomy import TOPICS
+from services.search.catalogue import STATUSES
+from services.search.catalogue.taxonomy import TOPICS
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 TOPIC_SLUGS = {t.slug for t in TOPICS}

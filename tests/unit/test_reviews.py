@@ -8,8 +8,8 @@ import pytest
 
 from services.indexer.normalise import Origin, normalise
 from services.indexer.reviews import mean, review_scores, score, scores
-from services.search.documents import SUMMARY_FIELDS, from_source, to_document
-from services.search.model import REVIEW_CRITERIA, ReviewScore
+from services.search.records.documents import SUMMARY_FIELDS, from_source, to_document
+from services.search.records.model import REVIEW_CRITERIA, ReviewScore
 
 ORIGIN = Origin("iclr/iclr2023.json.gz", 0, "iclr", 2023, format="paperlists")
 

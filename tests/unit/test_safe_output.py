@@ -10,10 +10,10 @@ from urllib.parse import unquote
 import bibtexparser
 import pytest
 
-from services.search import bibtex
-from services.search.model import Author, Links, Paper
+from services.search.records.model import Author, Links, Paper
 from services.settings import load_settings
 from services.web.app import create_app
+from services.web.render import bibtex
 from services.web.render.exports import EXPORT_FORMATS
 
 HOSTILE_TITLES = [

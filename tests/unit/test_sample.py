@@ -61,11 +61,11 @@ def test_file_matches_its_readme_row(rel):
 
 
 def test_thirty_conferences_and_the_journals_each_with_its_newest_year():
-    from services.search import conferences
+    from services.search.catalogue import venues
     from services.settings import load_settings
 
     folders = sorted(p.name for p in SAMPLE.iterdir() if p.is_dir())
-    kinds = Counter(conferences.lookup(f).kind for f in {conferences.canonical_slug(f) for f in folders})
+    kinds = Counter(venues.lookup(f).kind for f in {venues.canonical_slug(f) for f in folders})
     assert kinds["conference"] >= 30 and kinds["journal"] >= 3
     corpus = load_settings().corpus_dir
     if not corpus.is_dir():

@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from services.indexer import topics
 from services.indexer.topics import derive_topics, explain, venue_prior
-from services.search import conferences, taxonomy
-from services.search.taxonomy import FALLBACK, TOPICS
+from services.search.catalogue import taxonomy, venues
+from services.search.catalogue.taxonomy import FALLBACK, TOPICS
 
 SLUGS = {t.slug for t in TOPICS}
 # The cue tables and venue priors are catalogue data now (services/search/catalogue/).
 CUES = {t.slug: (t.strong, t.weak) for t in TOPICS}
-VENUE_PRIORS = {v.slug: v.home_topic for v in conferences.KNOWN if v.home_topic}
+VENUE_PRIORS = {v.slug: v.home_topic for v in venues.KNOWN if v.home_topic}
 NEUTRAL_TITLE = "Towards a Better Approach"  # no cue of any topic
 
 

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from services.search import conferences
+from services.search.catalogue import venues
 
 from . import paperlists_mapping
 from .base import Origin, RawRecord, SourceError, SourceRead
@@ -102,7 +102,7 @@ def origin_from_path(source: str, position: int) -> Origin:
     conf = stem[: years[-1].start()] if years else stem
     if not conf.strip("-_ ") and "/" in source:
         conf = source.rstrip("/").rsplit("/", 2)[-2]
-    return Origin(source, position, conferences.canonical_slug(conf) if conf else "", year, format=FORMAT)
+    return Origin(source, position, venues.canonical_slug(conf) if conf else "", year, format=FORMAT)
 
 
 def load(location: str, timeout: float = 60.0) -> LoadedSource:

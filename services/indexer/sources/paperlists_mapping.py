@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from services.search.model import REVIEW_CRITERIA, Author, Links, Publication
+from services.search.records.model import REVIEW_CRITERIA, Author, Links, Publication
 
 from ..cleaning import clean_text, split_list
 from ..links import arxiv_url, doi_url, hosted_links, link_hosts, safe_url

@@ -11,8 +11,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from services.search.model import STATUSES
-
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 # A cue in its matching form: lowercase words, single spaces, optional trailing "*".
 Phrase = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+( [a-z0-9]+)*\*?$")]
@@ -33,6 +31,11 @@ def _keyed(data: Any, table: str) -> Any:
 
 
 VENUE_KINDS = ("conference", "journal", "workshop")
+# The values of a paper's ``status`` (the status facet's), which statuses.toml maps raw status words to;
+# rejected and withdrawn papers are left out of listings unless asked for.
+STATUSES = ("oral", "spotlight", "poster", "accept", "findings", "short", "demo", "workshop",
+            "reject", "withdrawn", "unknown")
+HIDDEN_STATUSES = ("reject", "withdrawn")
 Kind = Literal["conference", "journal", "workshop"]
 _YEAR = "{year}"  # the one placeholder a booktitle may hold
 

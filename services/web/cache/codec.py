@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict
 
-from services.search.request import SearchRequest
+from services.search.query.request import SearchRequest
 
 
 class Codec:

@@ -1,6 +1,7 @@
 """The result cache in front of Elasticsearch, for pages and the API alike.
 
-:class:`CachedSearch` implements :class:`~services.search.reads.SearchReads` method by
+:class:`CachedSearch` implements :class:`~services.web.extensions.SiteReads` (the search layer's
+:class:`~services.search.reads.SearchReads` and the web's fragments) method by
 method, in front of the real service: each cached read names the type of its answer (its
 codec, :mod:`.codec`); ``export``, ``like_text`` and ``ready`` pass straight through (too
 large, a POSTed text, or a health check).
@@ -37,16 +38,17 @@ from typing import Any
 
 from flask import has_request_context, request
 
-from services.search.boundary import BudgetSpent, Deadlines
-from services.search.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.results import Exported, Matches, SearchResults
+from services.search.answers.stats import Institutions, Trends, VenueYear
+from services.search.answers.suggest import Suggestion
+from services.search.engine.boundary import BudgetSpent, Deadlines
 from services.search.errors import SearchUnavailable
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
-from services.search.model import Paper
-from services.search.reads import Exported, SearchReads, Suggestion
-from services.search.request import SearchRequest
-from services.search.results import SearchResults
-from services.search.stats import Institutions, Trends, VenueYear
-from services.search.venue_maps import Matches, VenueMap
+from services.search.query.request import SearchRequest
+from services.search.reads import SearchReads
+from services.search.records.model import Paper
+from services.search.records.venue_maps import VenueMap
 
 from .. import policy, requestctx
 from ..http import metrics
@@ -95,8 +97,8 @@ class CachedSearch:
     def papers_by_id(self, paper_ids: Sequence[str]) -> list[Paper]:
         return self._read("papers_by_id", list[Paper], self.service.papers_by_id, tuple(paper_ids))
 
-    def similar(self, paper_id: str, size: int = 6, within: Sequence[dict] = ()) -> list[Paper]:
-        return self._read("similar", list[Paper], self.service.similar, paper_id, size, within)
+    def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
+        return self._read("similar", list[Paper], self.service.similar, paper_id, size)
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
         return self._read("suggest", list[Suggestion], self.service.suggest, prefix, size)

@@ -2,7 +2,7 @@
 flight, the stale copy, and failing open.
 
 * **Keys**: :mod:`services.redis_keys` (an entry per generation, a generation-free stale
-  copy, a lock per entry). The generation (:mod:`services.search.generation`) is read once
+  copy, a lock per entry). The generation (:mod:`services.search.engine.generation`) is read once
   per request with the settling time left, in one round trip.
 * **Single flight**: the first miss takes a short lock (``SET NX PX``) and asks
   Elasticsearch; identical misses meanwhile poll for its answer (bounded), then ask
@@ -24,7 +24,7 @@ from typing import Any
 import redis
 
 from services import redis_keys
-from services.search import generation
+from services.search.engine import generation
 
 from .. import requestctx
 from ..redis_guard import RedisGuard, RedisUnavailable

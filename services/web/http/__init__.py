@@ -36,13 +36,13 @@ from typing import Protocol
 
 from flask import Flask, Response, request
 
-from services.search.boundary import start_deadline
+from services.search.engine.boundary import start_deadline
 
 from .. import policy, requestctx
 from ..policy import Budget
 from . import access_log, compression, headers, metrics, proxy, queueing, ratelimit, validators
-from .parameters import check_utf8
 from .edge import Edge, Generation
+from .parameters import check_utf8
 
 RELEASE_ROOTS = (Path(__file__).resolve().parents[2],)  # services/: the code and templates of a release
 
@@ -86,7 +86,7 @@ def _before(edge: Edge, kept: KeptAnswers | None, budgets: dict[Budget, float],
             answer = kept.serve(view_policy)
             if answer is not None:
                 return answer
-        # Every search-layer call of this request shares one budget (services.search.boundary), which
+        # Every search-layer call of this request shares one budget (services.search.engine.boundary), which
         # started when the front received it; a readiness probe is never shed.
         budget = budgets[view_policy.budget]
         if view_policy.budget is Budget.SEARCH:

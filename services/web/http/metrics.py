@@ -25,7 +25,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from services import redis_keys
-from services.search.generation import current_generation
+from services.search.engine.generation import current_generation
 
 from ..redis_guard import RedisGuard, RedisUnavailable
 from ..requestctx import BYPASS, HIT, MISS, STALE, RequestState

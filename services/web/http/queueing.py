@@ -11,7 +11,7 @@ how long it had held it by then (``X-Request-Held``, ``$request_time``). The bud
 starts at the front: what the request waited is taken off it, and a request that waited
 past ``PAPERLIST_QUEUE_BUDGET`` gets no Elasticsearch time at all. Its reads are then answered
 from the result cache (fresh, or a stale copy when one is kept) or it is a fast 503 with
-``Retry-After`` (:class:`services.search.boundary.BudgetSpent`): the excess of a crowd is
+``Retry-After`` (:class:`services.search.engine.boundary.BudgetSpent`): the excess of a crowd is
 answered at once instead of queued, and the queue drains at the speed of those answers.
 
 The headers are only a hint: a client that reaches gunicorn directly and sends them can

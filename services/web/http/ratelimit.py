@@ -27,7 +27,7 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from services import redis_keys
-from services.search.request import whole_number
+from services.search.query.request import whole_number
 from services.settings import Settings
 
 from .. import policy

@@ -2,7 +2,7 @@
 
 An answer of a view that the edge may keep (``edge=True`` in its policy) depends only on
 what was asked (path, canonical query, host, whether the body is gzipped) and on the data
-(the index generation, :mod:`services.search.generation`) and the code that renders it
+(the index generation, :mod:`services.search.engine.generation`) and the code that renders it
 (the release). So its tag can be computed before the view runs, and a conditional request
 (a browser's, or nginx's revalidation of an expired edge entry, ``proxy_cache_revalidate``)
 is answered 304 without rendering and without Elasticsearch. A change of the data bumps

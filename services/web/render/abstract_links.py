@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote_plus
 
-from services.search.model import Paper
+from services.search.records.model import Paper
 
 # The paper's own links that usually show its abstract, best first.
 _OWN = (("site", "the conference page"), ("openreview", "OpenReview"), ("arxiv", "arXiv"),

@@ -14,18 +14,25 @@ from typing import Any
 
 from flask import url_for
 
-from services.search import bibtex, conferences, taxonomy
-from services.search.corrections import HINTS
-from services.search.model import Paper
-from services.search.reads import Suggestion
-from services.search.request import SearchRequest
-from services.search.results import Hit, SearchResults
-from services.search.score_histogram import ScoreHistogram, accepted_only, score_bins
-from services.search.stats import ACCEPTANCE_RATE_DEFINITION, LACKS, Institution, Institutions, Trends, VenueYear
-from services.search.venue_maps import VenueMap
+from services.search.answers.corrections import HINTS
+from services.search.answers.results import Hit, SearchResults
+from services.search.answers.score_histogram import ScoreHistogram, accepted_only, score_bins
+from services.search.answers.stats import (
+    ACCEPTANCE_RATE_DEFINITION,
+    LACKS,
+    Institution,
+    Institutions,
+    Trends,
+    VenueYear,
+)
+from services.search.answers.suggest import Suggestion
+from services.search.catalogue import taxonomy, venues
+from services.search.query.request import SearchRequest
+from services.search.records.model import Paper
+from services.search.records.venue_maps import VenueMap
 
 from ..urls import absolute_url
-from . import schemas
+from . import bibtex, schemas
 
 Json = dict[str, Any]
 
@@ -53,7 +60,7 @@ def _summary(paper: Paper) -> Json:
         "citations": paper.citations,
         "links": paper.links.present(),
         "url": absolute_url("pages.paper", paper_id=paper.paper_id),
-        "kind": conferences.lookup(paper.conference).kind,
+        "kind": venues.lookup(paper.conference).kind,
         "affiliations": paper.affiliations,
         "affiliations_aligned": paper.affiliations_aligned,
         "rating_avg": paper.rating_avg,
@@ -161,7 +168,7 @@ def venue_json(v: VenueYear, institutions: Institutions) -> Json:
     """A venue-year's statistics, where its review scores land and who publishes there."""
     scores = v.scores
     return _through(schemas.Venue, {
-        "conference": v.conference, "conference_name": conferences.label(v.conference), "kind": v.kind,
+        "conference": v.conference, "conference_name": venues.label(v.conference), "kind": v.kind,
         "year": v.year, "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
         "accepted": v.accepted, "oral": v.oral, "spotlight": v.spotlight, "poster": v.poster,
         "rejected": v.rejected, "withdrawn": v.withdrawn, "decided": v.decided,
@@ -211,7 +218,7 @@ def venue_map_json(m: VenueMap) -> Json:
     """A venue-year's map: its papers' places and clusters, the clusters' names and sizes."""
     p = m.points
     return _through(schemas.VenueMap, {
-        "conference": m.conference, "conference_name": conferences.label(m.conference), "year": m.year,
+        "conference": m.conference, "conference_name": venues.label(m.conference), "year": m.year,
         "papers": m.papers, "left_out": m.left_out, "height": max(max(p.y, default=0.0), 0.001),
         "method": m.method, "computed_at": m.computed_at,
         "points": [{"id": i, "x": x, "y": y, "cluster": c} for i, x, y, c in zip(p.ids, p.x, p.y, p.cluster)],

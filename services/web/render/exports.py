@@ -8,11 +8,11 @@ import io
 import json
 from collections.abc import Callable, Sequence
 
-from services.search import bibtex
-from services.search.model import Paper
-from services.search.stats import Trends
+from services.search.answers.stats import Trends
+from services.search.records.model import Paper
 
 from ..urls import absolute_url
+from . import bibtex
 from .answers import paper_json
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n")

@@ -2,7 +2,7 @@
 
 Ids and links are absolute URLs built from ``PAPERLIST_PUBLIC_URL``; text is cleared of
 what XML 1.0 cannot carry. An entry is dated by its paper: the month its conference is
-held (:func:`~services.search.conferences.held_on`), never the time it was indexed, so a
+held (:func:`~services.search.catalogue.venues.held_on`), never the time it was indexed, so a
 rebuild of the index does not make old papers look new.
 """
 
@@ -14,9 +14,9 @@ from datetime import date, datetime, timezone
 
 from flask import render_template, url_for
 
-from services.search import conferences, taxonomy
-from services.search.model import Paper
-from services.search.request import SearchRequest
+from services.search.catalogue import taxonomy, venues
+from services.search.query.request import SearchRequest
+from services.search.records.model import Paper
 
 from ..urls import absolute_url, feed_url, public_url, url_with
 
@@ -50,7 +50,7 @@ def rfc3339(when: date) -> str:
 def published(paper: Paper) -> str:
     """The paper's date: the 1st of the month its conference-year is held (January for a journal's volume
     year and for venues whose month the catalogue does not know)."""
-    return rfc3339(conferences.held_on(paper.conference, paper.year))
+    return rfc3339(venues.held_on(paper.conference, paper.year))
 
 
 def entry(paper: Paper) -> Entry:

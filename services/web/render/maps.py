@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from services.search.venue_maps import Matches, VenueMap
+from services.search.answers.results import Matches
+from services.search.records.venue_maps import VenueMap
 
 WIDE_PX, NARROW_PX = 620, 360    # drawing widths the names are placed for (style.css: the wide set from 600 px)
 WIDE_TYPE, NARROW_TYPE = 12, 11  # px: the names' type at each width (style.css says the same)

@@ -26,7 +26,6 @@ from flask import Flask, current_app
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
-from services.search.facets import FACETS
 from services.search.limits import (
     LIST_IDS_PATTERN,
     MAX_FILTER_VALUES,
@@ -41,8 +40,9 @@ from services.search.limits import (
     MAX_YEAR,
     MIN_YEAR,
 )
-from services.search.request import MODES, SWITCH
-from services.search.sorting import SORTS
+from services.search.query.facets import FACETS
+from services.search.query.request import MODES, SWITCH
+from services.search.query.sorting import SORTS
 
 from . import schemas
 

@@ -13,13 +13,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from services.search.catalogue import VENUE_KINDS
-from services.search.corrections import HINTS
+from services.search.answers.corrections import HINTS
+from services.search.answers.score_histogram import VALUE_DECIMALS
+from services.search.answers.stats import LACKS, MAX_CREDIBLE_RATE
+from services.search.answers.suggest import SUGGESTION_KINDS
+from services.search.catalogue import STATUSES, VENUE_KINDS
 from services.search.limits import MAX_PAGE_SIZE, TOP_INSTITUTIONS, TOP_TIERED_INSTITUTIONS
-from services.search.model import STATUSES, Author
-from services.search.reads import SUGGESTION_KINDS
-from services.search.score_histogram import VALUE_DECIMALS
-from services.search.stats import LACKS, MAX_CREDIBLE_RATE
+from services.search.records.model import Author
 
 Count = Annotated[int, Field(ge=0)]
 Status = Literal[STATUSES]  # type: ignore[valid-type]

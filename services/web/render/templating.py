@@ -11,11 +11,17 @@ from pathlib import Path
 
 from flask import Flask, url_for
 
-from services.search import conferences, taxonomy
-from services.search.corrections import HINTS
-from services.search.limits import (EXPORT_LIMIT, MAX_LIST_PAPERS, MAX_QUERY, MAX_SIMILAR_TEXT, PAPER_AUTHORS_SHOWN,
-                                    PHONE_YEARS_SHOWN)
-from services.search.sorting import SORTS
+from services.search.answers.corrections import HINTS
+from services.search.catalogue import taxonomy, venues
+from services.search.limits import (
+    EXPORT_LIMIT,
+    MAX_LIST_PAPERS,
+    MAX_QUERY,
+    MAX_SIMILAR_TEXT,
+    PAPER_AUTHORS_SHOWN,
+    PHONE_YEARS_SHOWN,
+)
+from services.search.query.sorting import SORTS
 
 from .. import urls
 from . import textfilters, venue_tools
@@ -27,12 +33,12 @@ STATIC = Path(__file__).parents[1] / "static"
 def install(app: Flask) -> None:
     app.jinja_env.globals.update(static_url=static_url, url=urls.url_with, toggle=urls.toggle,
                                  results_path=urls.results_path, feed_url=urls.feed_url,
-                                 conference_label=conferences.label, topic_label=taxonomy.label,
+                                 conference_label=venues.label, topic_label=taxonomy.label,
                                  sorts=SORTS.values(), max_query=MAX_QUERY, max_similar_text=MAX_SIMILAR_TEXT,
                                  export_limit=EXPORT_LIMIT, hints=HINTS, paper_authors_shown=PAPER_AUTHORS_SHOWN,
                                  phone_years=PHONE_YEARS_SHOWN,
                                  abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE,
-                                 venue_of=conferences.lookup, max_list_papers=MAX_LIST_PAPERS,
+                                 venue_of=venues.lookup, max_list_papers=MAX_LIST_PAPERS,
                                  share=venue_tools.share, decision_label=venue_tools.decision_label,
                                  map_min_papers=app.config["SETTINGS"].map_min_papers)
     app.jinja_env.filters.update(textfilters.FILTERS)

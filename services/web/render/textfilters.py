@@ -11,7 +11,7 @@ from markupsafe import Markup
 from .markup import render, render_highlighted
 from .plaintext import plain_text
 
-SNIPPET_CHARS = 240  # the highlighter's fragment size too (services/search/search_body.py)
+SNIPPET_CHARS = 240  # the highlighter's fragment size too (services/search/query/search_body.py)
 ELLIPSIS = "…"
 # A search box example that finds papers in the sample and in the full corpus (tests check it).
 SEARCH_EXAMPLE = '"diffusion" year:2020-2025'

@@ -12,9 +12,9 @@ from typing import Any
 
 from flask import url_for
 
-from services.search import conferences, taxonomy
-from services.search.request import SearchRequest
-from services.search.stats import Trends, VenueYear
+from services.search.answers.stats import Trends, VenueYear
+from services.search.catalogue import taxonomy, venues
+from services.search.query.request import SearchRequest
 
 from ..urls import prepared, url_with
 from . import charts
@@ -79,7 +79,7 @@ def trends_view(req: SearchRequest, trends: Trends) -> TrendsView:
     topics = [t for t, _ in topic_totals.most_common(TOP_TOPICS)]
     filter_url = FilterLinks(req)
     bars = charts.stacked_years(
-        {k: v for k, v in by_conference.items() if charted(k[1])}, ordered, conferences.label,
+        {k: v for k, v in by_conference.items() if charted(k[1])}, ordered, venues.label,
         lambda c, y: filter_url(conference=c, year=y), lambda y: filter_url(year=y),
         label="Papers per year by conference")
     grid = charts.heatmap(
@@ -109,4 +109,4 @@ def acceptance_chart(slug: str, years: list[VenueYear]) -> charts.Chart | None:
         [(v.year, v.accepted, v.submissions if ok else None, v.acceptance_rate if ok else None)
          for v, ok in zip(years, known)],
         lambda y: url_for("pages.conference_year", slug=slug, year=y),
-        label=f"{conferences.label(slug)}: accepted papers and submissions per year")
+        label=f"{venues.label(slug)}: accepted papers and submissions per year")

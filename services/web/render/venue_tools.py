@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from flask import url_for
 
-from services.search import conferences
+from services.search.answers.score_histogram import LandingBin, ScorePlace, accepted_only, place, score_bins
+from services.search.answers.stats import TIERS, Institution, Institutions, VenueYear
+from services.search.catalogue import venues
 from services.search.limits import MIN_SHARE_PAPERS
-from services.search.score_histogram import LandingBin, ScorePlace, accepted_only, place, score_bins
-from services.search.stats import TIERS, Institution, Institutions, VenueYear
 
 from ..urls import query_url
 from . import charts
@@ -85,7 +85,7 @@ def score_landing(venue: VenueYear, score: float | None = None) -> ScoreLanding 
             *(t for t in tiers if t not in TIERS), *((charts.NOT_ACCEPTED_KEY,) if any(_not_in(b) for b in bins) else ()))
     rows = [(bin_label(b), b.papers, {**b.by_tier, "accepted": _untiered(b), charts.NOT_ACCEPTED_KEY: _not_in(b)},
              short_share(b.accepted, b.papers)) for b in bins]
-    name = f"{conferences.label(venue.conference)} {venue.year}"
+    name = f"{venues.label(venue.conference)} {venue.year}"
     chart = charts.score_bins(rows, keys, decision_label, label=f"{name}: papers by mean review score and decision")
     only_accepted = accepted_only(hist)
     return ScoreLanding(venue, bins, tiers, chart, only_accepted,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
+from services.search.answers.results import Exported
 from services.search.limits import EXPORT_LIMIT
-from services.search.reads import Exported
 
 from .. import extensions
 from ..http.headers import attachment, left_out

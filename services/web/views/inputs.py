@@ -22,16 +22,25 @@ from flask import abort, request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 from werkzeug.datastructures import MultiDict
 
-from services.search import conferences
-from services.search.browse import ConferenceSummary
+from services.search.answers.browse import ConferenceSummary
+from services.search.answers.stats import VenueYear
+from services.search.catalogue import venues
 from services.search.errors import InvalidRequest
-from services.search.facets import FACETS
-from services.search.limits import (DEFAULT_PAGE_SIZE, LIST_IDS_PATTERN, MAX_LIST_PAPERS, MAX_PAPER_ID,
-                                    MAX_SIMILAR_TEXT, MAX_SUGGEST_PREFIX, MAX_WINDOW, MAX_YEAR, MIN_YEAR,
-                                    PAPER_ID_PATTERN)
-from services.search.model import Paper
-from services.search.request import SearchRequest, parse_request, whole_number
-from services.search.stats import VenueYear
+from services.search.limits import (
+    DEFAULT_PAGE_SIZE,
+    LIST_IDS_PATTERN,
+    MAX_LIST_PAPERS,
+    MAX_PAPER_ID,
+    MAX_SIMILAR_TEXT,
+    MAX_SUGGEST_PREFIX,
+    MAX_WINDOW,
+    MAX_YEAR,
+    MIN_YEAR,
+    PAPER_ID_PATTERN,
+)
+from services.search.query.facets import FACETS
+from services.search.query.request import SearchRequest, parse_request, whole_number
+from services.search.records.model import Paper
 
 from .. import extensions
 
@@ -74,7 +83,7 @@ def one_venue_year(req: SearchRequest) -> tuple[str, int] | None:
     """The conference-year a search is narrowed to (one conference and one single year selected), if any."""
     chosen, years = req.selected("conference"), req.filters.get("year", ())
     if len(chosen) == 1 and len(years) == 1 and years[0][0] == years[0][1]:
-        return conferences.canonical_slug(chosen[0]), years[0][0]
+        return venues.canonical_slug(chosen[0]), years[0][0]
     return None
 
 
@@ -145,10 +154,10 @@ def typed_score() -> float | None:
 
 def venue_year_or_404(slug: str, year: int) -> VenueYear:
     """The statistics of the conference-year a URL names (any spelling of its slug), or a 404."""
-    slug = conferences.canonical_slug(slug)
+    slug = venues.canonical_slug(slug)
     found = extensions.reads().venue_years(slug, year) if slug and MIN_YEAR <= year <= MAX_YEAR else []
     if not found:
-        abort(404, description=f"We have no papers from {conferences.label(slug) if slug else 'that venue'} {year}.")
+        abort(404, description=f"We have no papers from {venues.label(slug) if slug else 'that venue'} {year}.")
     return found[0]
 
 
@@ -157,7 +166,7 @@ def api_venue_year(slug: str, year: int) -> str:
     the path's text has no slug in it; a year out of range is a 400."""
     if not MIN_YEAR <= year <= MAX_YEAR:
         raise InvalidRequest("year", f"must be between {MIN_YEAR} and {MAX_YEAR}")
-    return conferences.canonical_slug(slug)
+    return venues.canonical_slug(slug)
 
 
 def similar_text(value: Any) -> str:
@@ -202,7 +211,7 @@ def similar_request(params: Mapping[str, Any], *, form: bool = False) -> SearchR
 def venues_with_papers() -> list[ConferenceSummary]:
     """The venues that have papers here: the catalogue's in its order, then any others by name."""
     have = {c.slug: c for c in extensions.reads().overview(newest=0).conferences}
-    listed = [have.pop(venue.slug) for venue in conferences.KNOWN if venue.slug in have]
+    listed = [have.pop(venue.slug) for venue in venues.KNOWN if venue.slug in have]
     return listed + sorted(have.values(), key=lambda c: c.name.casefold())
 
 
@@ -211,7 +220,7 @@ def _with_papers(slugs: Collection[str]) -> None:
     reads = extensions.reads()
     missing = [slug for slug in slugs if reads.conference(slug) is None]
     if missing:
-        named = ", ".join(f"'{slug[:40]}'" + (f" ({conferences.label(slug)})" if conferences.catalogued(slug) else "")
+        named = ", ".join(f"'{slug[:40]}'" + (f" ({venues.label(slug)})" if venues.catalogued(slug) else "")
                           for slug in missing)
         raise InvalidRequest("conference", f"no papers from {named} here; the venues with papers are "
                                            + ", ".join(c.slug for c in venues_with_papers()))

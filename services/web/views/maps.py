@@ -1,6 +1,6 @@
 """A venue-year's map (issue 32): its papers by content, clusters named by what they share, each point a paper.
 
-``/conferences/<slug>/<year>/map`` draws the stored map (``services.search.venue_maps``) as
+``/conferences/<slug>/<year>/map`` draws the stored map (``services.search.records.venue_maps``) as
 an SVG that needs no script: a point is a link to its paper, a name or a row of the list
 of clusters selects a cluster (``?cluster=3``: it stands out, and its papers are listed
 for keyboards and screen readers). Any search parameter (``q``, ``topic``, ``status``, …)
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, render_template, request
 
-from services.search import conferences
+from services.search.catalogue import venues
 from services.search.errors import InvalidRequest
 from services.search.limits import MAP_MATCHES
-from services.search.request import SearchRequest, whole_number
-from services.search.venue_maps import VenueMap
+from services.search.query.request import SearchRequest, whole_number
+from services.search.records.venue_maps import VenueMap
 
 from .. import extensions
 from ..policy import policy
@@ -71,7 +71,7 @@ def _map_or_404(conference: str, year: int) -> VenueMap:
     found = extensions.reads().venue_map(conference, year)
     if found is None:
         minimum = extensions.settings().map_min_papers
-        abort(404, description=f"There is no map of {conferences.label(conference)} {year}: a venue-year gets one "
+        abort(404, description=f"There is no map of {venues.label(conference)} {year}: a venue-year gets one "
                                f"when it lists at least {minimum:,} papers, a few minutes after they are indexed.")
     return found
 

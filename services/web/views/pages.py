@@ -5,17 +5,18 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from services.search import bibtex, conferences, taxonomy
-from services.search.authors import same_work
+from services.search.answers.authors import same_work
+from services.search.answers.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
+from services.search.answers.stats import VenueYear
+from services.search.catalogue import taxonomy, venues
 from services.search.errors import SearchUnavailable
-from services.search.request import SearchRequest
-from services.search.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
-from services.search.sorting import DEFAULT_SORT, effective_sort
-from services.search.stats import VenueYear
+from services.search.query.request import SearchRequest
+from services.search.query.sorting import DEFAULT_SORT, effective_sort
 
 from .. import extensions
 from ..http.headers import left_out as left_out_of
 from ..policy import policy
+from ..render import bibtex
 from ..render import trends as trends_render
 from ..render.openapi import openapi_document, undocumented
 from ..urls import public_url, url_with
@@ -31,7 +32,7 @@ API_EXAMPLES = {
 }
 
 
-# What a results page says it left out when it ran out of time (services.search.results.LEFT_OUT_*).
+# What a results page says it left out when it ran out of time (services.search.answers.results.LEFT_OUT_*).
 LEFT_OUT_LABELS = {LEFT_OUT_FACETS: "the filter counts", LEFT_OUT_SUGGESTIONS: "spelling suggestions",
                    LEFT_OUT_TRENDS: "the trends"}
 
@@ -52,9 +53,8 @@ def trends_html(req: SearchRequest, total: int) -> tuple[Markup | None, tuple[st
     def render(of: SearchRequest) -> str:
         return render_template("_trends.html", trends=trends_of(of, total))
 
-    keep = getattr(extensions.reads(), "fragment", None)  # a test's stand-in reads may keep none
     try:
-        return Markup(keep("trends", whole, render) if keep else render(whole)), ()
+        return Markup(extensions.reads().fragment("trends", whole, render)), ()
     except SearchUnavailable:
         return None, (LEFT_OUT_TRENDS,)
 
@@ -68,7 +68,7 @@ def shown_sort(req: SearchRequest) -> str:
     years = req.filters.get("year", ())
     if len(years) == 1 and years[0].low == years[0].high:
         venue = one_venue_year(req)
-        return "title" if venue and conferences.lookup(venue[0]).is_journal else "tier"
+        return "title" if venue and venues.lookup(venue[0]).is_journal else "tier"
     return effective_sort(req.sort, False)
 
 
@@ -153,7 +153,7 @@ def search():
 @policy(edge=True, whole_answer=True)
 def conferences_index():
     overview = extensions.reads().overview(newest=0)
-    known = {c.slug: i for i, c in enumerate(conferences.KNOWN)}
+    known = {c.slug: i for i, c in enumerate(venues.KNOWN)}
     listed = sorted(overview.conferences, key=lambda c: (known.get(c.slug, len(known)), c.name.lower()))
     return render_template("conferences.html", overview=overview, listed=listed)
 
@@ -209,21 +209,21 @@ def _venue(slug: str, year: int | None = None) -> dict:
 @bp.get("/conferences/<slug>")
 @policy(edge=True, whole_answer=True)
 def conference(slug: str):
-    slug = conferences.canonical_slug(slug)
+    slug = venues.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
     if not summary:
         abort(404, description=f"No papers from a conference '{slug[:60]}'.")
     return _browse("search.html", {"conference": [slug]}, heading=summary.name, conference=summary,
-                   subtitle=conferences.lookup(slug).full_name, **_venue(slug))
+                   subtitle=venues.lookup(slug).full_name, **_venue(slug))
 
 
 @bp.get("/conferences/<slug>/<int:year>")
 @policy(edge=True, whole_answer=True)
 def conference_year(slug: str, year: int):
-    slug = conferences.canonical_slug(slug)
+    slug = venues.canonical_slug(slug)
     summary = extensions.reads().conference(slug)
     if not summary:
-        abort(404, description=f"No papers from {conferences.label(slug)} {year}.")
+        abort(404, description=f"No papers from {venues.label(slug)} {year}.")
     if not summary.has_year(year):
         resp = render_template("error.html", status=404, conference=summary,
                                message=f"We have no papers from {summary.name} {year}.")

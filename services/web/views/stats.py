@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify
 
-from services.search import conferences
+from services.search.catalogue import venues
 
 from .. import extensions
 from ..http.headers import attachment
@@ -42,5 +42,5 @@ def venue(slug: str, year: int):
     slug = api_venue_year(slug, year)
     found = extensions.reads().venue_years(slug, year) if slug else []
     if not found:
-        abort(404, description=f"No records of {conferences.label(slug) if slug else 'that conference'} {year}.")
+        abort(404, description=f"No records of {venues.label(slug) if slug else 'that conference'} {year}.")
     return jsonify(answers.venue_json(found[0], extensions.reads().institutions(slug, year)))

@@ -11,10 +11,10 @@ from typing import Any
 import elastic_transport
 import pytest
 
-from services.search.boundary import Deadlines, search_breaker, start_deadline
-from services.search.breaker import CLOSED
+from services.search.engine.boundary import Deadlines, search_breaker, start_deadline
+from services.search.engine.breaker import CLOSED
 from services.search.errors import SearchOverloaded, SearchUnavailable
-from services.search.request import SearchRequest
+from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
 
 
@@ -83,7 +83,7 @@ READS = {
     "conference": lambda s: s.conference("iclr"),
     "author": lambda s: s.author("Ada Lovelace"),
     "suggest": lambda s: s.suggest("gra"),
-    "more_like_this": lambda s: s.more_like_this("p1"),
+    "similar": lambda s: s.similar("p1"),
 }
 
 
@@ -128,7 +128,7 @@ def test_a_reading_list_is_one_multi_get_within_the_deadline_in_its_order():
 
 
 def test_one_failed_call_counts_once_toward_the_breaker():
-    """similar() falls back to more_like_this(): both are entry points, but one call is one failure."""
+    """similar() falls back to more_like_this on its words: one call, one failure."""
     breaker = search_breaker(failures=2, cooldown=60)
     service = _service(RecordingES(down=True), breaker=breaker)
     with pytest.raises(SearchUnavailable):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.search.corrections import names_a_hit
-from services.search.model import Author, Paper
-from services.search.request import parse_request
-from services.search.results import Hit
+from services.search.answers.corrections import names_a_hit
+from services.search.answers.results import Hit
+from services.search.query.request import parse_request
+from services.search.records.model import Author, Paper
 from services.search.service import PaperSearch
 
 TITLE = "TVSum: Summarizing Web Videos Using Titles"

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl
 import pytest
 from fake_reads import fake_app
 
-from services.search.request import parse_request
+from services.search.query.request import parse_request
 from services.web import urls
 from services.web.http.canonical import canonical_query
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from services.search.browse import Overview
-from services.search.facets import FacetValue
-from services.search.model import Author, Paper
-from services.search.request import parse_request
-from services.search.results import Hit, SearchResults
+from services.search.answers.browse import Overview
+from services.search.answers.results import Hit, SearchResults
+from services.search.query.facets import FacetValue
+from services.search.query.request import parse_request
+from services.search.records.model import Author, Paper
 from services.web.cache.codec import codec_for
 from services.web.cache.results import digest_of
 

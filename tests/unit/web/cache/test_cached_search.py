@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from fake_reads import FakeReads, fake_app, signature_gaps
 
+from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
-from services.search.request import SearchRequest
 from services.web import extensions
 from services.web.cache.results import CachedSearch
+from services.web.extensions import SiteReads
 
 
 def test_it_has_every_read_of_the_protocol():
+    """The search reads, and the web's own fragments kept like them (what the views call)."""
     assert signature_gaps(CachedSearch) == [] and isinstance(CachedSearch(FakeReads(), None), SearchReads)
+    assert signature_gaps(CachedSearch, SiteReads) == [] and isinstance(CachedSearch(FakeReads(), None), SiteReads)
 
 
 def test_without_a_store_every_read_reaches_the_service_once():
@@ -23,7 +26,7 @@ def test_without_a_store_every_read_reaches_the_service_once():
     cached.similar("iclr-2018-p1")
     cached.export(req)
     assert [name for name, _ in reads.calls] == ["search", "paper", "similar", "export"]
-    assert reads.calls[2][1] == ("iclr-2018-p1", 6, ())  # defaults spelled out: one key per call
+    assert reads.calls[2][1] == ("iclr-2018-p1", 6)  # defaults spelled out: one key per call
 
 
 def test_the_app_reads_through_it():
@@ -69,7 +72,7 @@ class _FollowerStore:
 
 
 def test_an_identical_miss_waits_for_its_leader_no_longer_than_the_requests_budget_has_left():
-    from services.search.boundary import start_deadline
+    from services.search.engine.boundary import start_deadline
 
     store = _FollowerStore()
     cached = CachedSearch(FakeReads(), store)

@@ -7,7 +7,7 @@ import time
 from fake_reads import FakeReads, fake_app
 from werkzeug.datastructures import Headers
 
-from services.search.boundary import Deadlines
+from services.search.engine.boundary import Deadlines
 from services.web.http.queueing import budget_left, waited
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from fake_reads import fake_app
 
-from services.search import taxonomy
-from services.search.request import parse_request
-from services.search.stats import KeyYearCount, Trends, YearCount, venue_year
+from services.search.answers.stats import KeyYearCount, Trends, YearCount, venue_year
+from services.search.catalogue import taxonomy
+from services.search.query.request import parse_request
 from services.web.render import charts
 from services.web.render.trends import acceptance_chart, chart_start, trends_view
 

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from services.search.venue_maps import Matches, MapCluster, MapPoints, VenueMap
+from services.search.answers.results import Matches
+from services.search.records.venue_maps import MapCluster, MapPoints, VenueMap
 from services.web.render import maps
 from services.web.render.maps import GLYPH_EM, LINE_EM, NARROW_PX, NARROW_TYPE, WIDE_PX, WIDE_TYPE, map_page
 

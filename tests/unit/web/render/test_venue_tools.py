@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from fake_reads import fake_app
 
-from services.search.score_histogram import ScoreBin, ScoreHistogram
-from services.search.stats import Institution, Institutions, YearCount, YearCoverage, venue_year
+from services.search.answers.score_histogram import ScoreBin, ScoreHistogram
+from services.search.answers.stats import Institution, Institutions, YearCount, YearCoverage, venue_year
 from services.web.render.venue_tools import institutions_view, score_landing, share, short_share
 
 

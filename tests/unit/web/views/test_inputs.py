@@ -51,7 +51,7 @@ def test_a_format_from_its_table(app):
 
 def test_one_digit_rule_for_every_number():
     from services.search.limits import MAX_WINDOW
-    from services.search.request import whole_number
+    from services.search.query.request import whole_number
 
     assert whole_number("007") == 7 and whole_number("0") == 0
     assert all(whole_number(text) is None for text in ("٢", "²", "1_0", "+1", " 1", "", "1.0", "１０"))

@@ -9,8 +9,8 @@ import bibtexparser
 import pytest
 from fake_reads import FakeReads, conforms, fake_app
 
-from services.search import conferences
-from services.search.model import Author, Paper, Publication
+from services.search.catalogue import venues
+from services.search.records.model import Author, Paper, Publication
 from services.web.render.openapi import openapi_document
 
 
@@ -87,7 +87,7 @@ def test_exports_are_downloads_that_say_how_many_of_how_many(fake_client, fmt, m
 def test_a_bibtex_export_uses_each_key_once_and_cites_each_venue_from_the_catalogue():
     def study(n: int, conference: str, year: int, **more) -> Paper:
         return Paper(paper_id=f"{conference}-{year}-s{n}", conference=conference, year=year,
-                     conference_name=conferences.label(conference), title=f"A Systematic Study of Preference {n}",
+                     conference_name=venues.label(conference), title=f"A Systematic Study of Preference {n}",
                      authors=[Author(name="Wei He")], **{"status": "poster", **more})
 
     papers = (study(1, "neurips", 2025), study(2, "neurips", 2025), study(3, "jmlr", 2025, status="accept"),
@@ -100,7 +100,7 @@ def test_a_bibtex_export_uses_each_key_once_and_cites_each_venue_from_the_catalo
     assert keys == ["he2025systematic", "he2025systematicb", "he2025systematicc", "he2025systematicd"]
     proceedings, article = library.entries[0], library.entries[2]
     assert proceedings.entry_type == "inproceedings"
-    assert proceedings["booktitle"] == conferences.lookup("neurips").proceedings(2025)
+    assert proceedings["booktitle"] == venues.lookup("neurips").proceedings(2025)
     assert (article.entry_type, article["journal"], article["volume"]) == (
         "article", "Journal of Machine Learning Research", "26")
     assert "booktitle" not in article.fields_dict and library.entries[3]["pages"] == "1--9"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import feedparser
 from fake_reads import FakeReads, fake_app
 
-from services.search.model import Paper
+from services.search.records.model import Paper
 
 
 def test_a_search_feed():

@@ -5,7 +5,7 @@ import re
 import pytest
 from fake_reads import FakeReads, _paper, conforms, fake_app
 
-from services.search.venue_maps import MapCluster, MapPoints, VenueMap
+from services.search.records.venue_maps import MapCluster, MapPoints, VenueMap
 
 TITLES = ["Graph Attention Networks", "Graph Transformers", "Message Passing on Graphs", "Graph Pooling",
           "Diffusion Models for Images", "Score-Based Diffusion", "Latent Diffusion at Scale", "Diffusion Sampling"]

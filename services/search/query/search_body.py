@@ -1,0 +1,156 @@
+"""Search bodies for Elasticsearch, built from a :class:`SearchRequest` — never in views.
+
+Facets are multi-select: the facet filters go in ``post_filter`` (they narrow the hits
+but not the aggregations) and every facet is counted under all the *other* active
+filters, so a user can widen a selection as well as narrow it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.search.limits import SUGGEST_WORDS
+from services.search.records.documents import SUMMARY_FIELDS
+
+from .facets import FACETS
+from .ranking import ranked
+from .request import SearchRequest
+from .sorting import effective_sort, sort_clauses
+from .text_query import compile_query, highlight_query
+
+# What every listing shows unless asked (rejected and withdrawn papers left out), and what it leaves out.
+VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
+HIDDEN = {"bool": {"must_not": [VISIBLE]}}
+
+HIGHLIGHT = {
+    "pre_tags": ["<mark>"],
+    "post_tags": ["</mark>"],
+    "encoder": "html",
+    "fields": {
+        "title": {"number_of_fragments": 0},
+        "abstract": {"fragment_size": 240, "number_of_fragments": 1, "no_match_size": 240},
+    },
+}
+
+
+def _facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
+    """Each facet's filter by name: its selection, or its default (rejected papers hidden) when none."""
+    out = {}
+    for facet in req.facets:
+        clause = facet.filter(req.filters.get(facet.name, ()))
+        if clause:
+            out[facet.name] = clause
+    return out
+
+
+def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
+    """The constraints of the query that are not facets: ``conference:`` and ``year:`` scopes."""
+    parsed = req.parsed
+    filters: list[dict[str, Any]] = []
+    if parsed.conferences:
+        filters.append({"terms": {"conference": list(parsed.conferences)}})
+    if parsed.years:
+        filters.append({"bool": {"should": [{"range": {"year": {"gte": lo, "lte": hi}}}
+                                            for lo, hi in parsed.years], "minimum_should_match": 1}})
+    return filters
+
+
+def base_query(req: SearchRequest) -> dict[str, Any]:
+    """Text relevance plus the constraints that are not facets (``conference:``/``year:`` in the query)."""
+    parsed = req.parsed
+    text = compile_query(parsed, expand_last=req.expand_last)
+    return {"bool": {"must": [ranked(text, parsed, req.q)], "filter": scope_filters(req)}}
+
+
+def result_query(req: SearchRequest) -> dict[str, Any]:
+    """The query whose matches are exactly the hits of ``req``: the base query with every facet
+    filter (the hidden-status default too) applied, for aggregations over the result set."""
+    query = base_query(req)
+    query["bool"]["filter"].extend(_facet_filters(req).values())
+    return query
+
+
+def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = True,
+                 source: list[str] | None = None) -> dict[str, Any]:
+    parsed = req.parsed
+    active = _facet_filters(req)
+    body: dict[str, Any] = {
+        "query": base_query(req),
+        "sort": sort_clauses(effective_sort(req.sort, not parsed.is_empty)),
+        "size": req.page_size,
+        "track_total_hits": True,
+        "_source": source or SUMMARY_FIELDS,
+    }
+    if req.search_after:
+        body["search_after"] = list(req.search_after)
+    else:
+        body["from"] = req.offset
+    if active:
+        body["post_filter"] = {"bool": {"filter": list(active.values())}}
+    if highlight and req.page_size:
+        body["highlight"] = {**HIGHLIGHT, "highlight_query": highlight_query(parsed, expand_last=req.expand_last)}
+    if facets and req.counted_facets:
+        body["aggs"] = _aggregations(req, active)
+    if effective_sort(req.sort, not parsed.is_empty) == "citations" and req.page_size:
+        # How many of the hits have a count: the page says it (the others follow by mentions here).
+        body.setdefault("aggs", {})[CITED] = {"filter": {"bool": {"filter": [
+            {"exists": {"field": "citations"}}, *active.values()]}}}
+    return body
+
+
+def build_suggest(req: SearchRequest) -> dict[str, Any] | None:
+    """The correction of the free text, or None: a second request, sent only when hits are few.
+
+    The phrase suggester costs as much as the rest of a search; asked on every search its
+    answer was shown only below ``SUGGEST_BELOW`` hits anyway. Its default ``token_limit``
+    (10) silently gave no correction for any longer text, i.e. for most pasted titles.
+    """
+    words = req.parsed.free_text().split()[:SUGGEST_WORDS]
+    if not words:
+        return None
+    return {"did_you_mean": {"text": " ".join(words), "phrase": {
+        "field": "title.shingles", "size": 1, "gram_size": 3, "max_errors": 2, "confidence": 1.0,
+        "token_limit": SUGGEST_WORDS + 8,  # tokens, after the analyzer splits "end-to-end"
+        "direct_generator": [{"field": "title.shingles", "suggest_mode": "always", "min_word_length": 3}],
+        "highlight": {"pre_tag": "<em>", "post_tag": "</em>"},
+    }}}
+
+
+# A hybrid search's count of the papers its words match (kNN adds neighbours to any query).
+LEXICAL_MATCHES = "lexical_matches"
+# A citation-sorted search's count of its hits that have a citation count.
+CITED = "cited"
+# Aggregation names: a group of facets sharing one filter, and a facet's sub-aggregation in it.
+_GROUP = "facets_"
+_SUB = "."
+
+
+def _aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Each counted facet under the other facets' filters, plus exact counts of its selected values.
+
+    Facets whose "other filters" are the same share one filter bucket (with nothing selected,
+    every facet but status sits under the hidden-status default): one filter pass instead of
+    one per facet, 9% off the raw body. :func:`facet_aggregations` reads them back per facet.
+    """
+    groups: dict[tuple[str, ...], dict[str, Any]] = {}
+    for facet in req.counted_facets:
+        others = tuple(name for name in active if name != facet.name)
+        subs = groups.setdefault(others, {})
+        subs.update({f"{facet.name}{_SUB}{name}": agg
+                     for name, agg in facet.aggregation(req.filters.get(facet.name, ())).items()})
+    return {f"{_GROUP}{i}": {"filter": {"bool": {"filter": [active[n] for n in others]}} if others
+                             else {"match_all": {}}, "aggs": subs}
+            for i, (others, subs) in enumerate(groups.items())}
+
+
+def facet_aggregations(aggregations: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The answer of :func:`_aggregations` per facet name: ``{facet: {sub-aggregation: result}}``."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, group in aggregations.items():
+        if not name.startswith(_GROUP):
+            continue
+        for key, value in group.items():
+            facet, sep, sub = key.partition(_SUB)
+            if sep:
+                out.setdefault(facet, {})[sub] = value
+    return out

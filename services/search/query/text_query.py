@@ -1,0 +1,271 @@
+"""Compile a :class:`~services.search.query.query_language.ParsedQuery` into the relevance query.
+
+Only the text part: ``conference:``/``year:`` filter values are applied by the caller
+(they combine with the facet filters); their negations are exclusions and land here in
+``must_not``. Field weights are module constants so they can be tuned in one place.
+
+Each plain word is its own ``cross_fields`` clause rather than one clause for the whole
+text: ``cross_fields`` groups fields by analyzer and, with ``operator: and``, requires
+*every* word inside *one* group, so ``hinton deep`` (an author name, exact_text, plus a
+title word, english_text) would match nothing. Per word, the groups are OR-ed, so each
+word only has to match somewhere. Positive words use ``zero_terms_query: all`` so a
+stopword ("is") does not make the stemmed group match nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from services.search.limits import MAX_PREFIX_TERMS, PREFIX_EXPANSIONS
+from services.search.records.paper_names import fold, query_key
+from services.search.records.schema import ENGLISH_STOPWORDS
+
+from .query_language import Clause, ParsedQuery, Term
+
+# Plain words: each must match in one of these (stemmed, except author names and paper names).
+# Author names match accent-folded (authors_folded; the query folds its words too, :func:`_folded`).
+WORD_FIELDS = ("title^4", "keywords^2", "topic_labels^1.5", "authors_folded^2",
+               "affiliations^1", "abstract^1", "tldr^1")
+# Quoted phrases: unstemmed subfields with stopwords kept, so "learning to rank" is
+# exactly that (on a stemmed field the removed "to" would match any word).
+PHRASE_FIELDS = ("title.exact^4", "keywords.exact^2", "topic_labels.exact^1.5",
+                 "authors_folded^2", "affiliations^1", "abstract.exact^1", "tldr.exact^1")
+# prefix*: unstemmed terms (title.exact has index_prefixes, so it is a single term lookup).
+PREFIX_FIELDS = ("title.exact^4", "authors_folded^2", "keywords.exact^2", "abstract.exact^1")
+# A word (or compound) is also a paper's name when it folds to one of its keys ("vqvae", "VQ-VAE",
+# "protonet" for "ProtoNets"): one more place it matches (paper_names.search_keys), scored like a
+# title word. Only whole keys: the words of names are not matched apart (names restate title
+# phrases, and matching their words again lifted titles over keywords: -3 points of topical precision).
+NAME_KEY_FIELD = "name_keys"
+NAME_KEY_BOOST = 4.0
+
+# The last word, maybe still being typed, also matches the words it starts, in these fields
+# (short ones: on abstracts a three-letter prefix expands to thousands of words).
+TYPED_FIELDS: dict[str | None, tuple[str, ...]] = {
+    None: ("title.exact^4", "authors_folded^2", "keywords.exact^2"),
+    "title": ("title.exact",), "author": ("authors_folded",)}
+# ... and where it only scores (every search): fields whose prefixes are indexed, so each is one
+# term lookup, not an expansion over the terms (the author field's cost 5% of a search's time).
+TYPED_SCORE_FIELDS: dict[str | None, tuple[str, ...]] = {
+    None: ("title.exact^4", "keywords.exact^2"), "title": ("title.exact",), "author": ()}
+
+# Optional boosts over the free text.
+EXACT_BOOST_FIELDS = ("title.exact^3", "abstract.exact^0.5")
+TITLE_PHRASE_BOOST = 10.0
+ABSTRACT_PHRASE_BOOST = 2.0
+PHRASE_SLOP = 2
+
+# Scoped terms: (fields for words, for phrases, for prefixes).
+SCOPED_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "title": (("title", "title.exact"), ("title.exact",), ("title.exact",)),
+    "author": (("authors_folded",), ("authors_folded",), ("authors_folded",)),
+    "abstract": (("abstract", "abstract.exact"), ("abstract.exact",), ("abstract.exact",)),
+    "aff": (("affiliations",), ("affiliations",), ("affiliations",)),
+}
+
+# A prefix made of one simple token can use plain `prefix` queries, capped to the
+# best-scoring PREFIX_EXPANSIONS terms (a short prefix on abstracts matches thousands);
+# anything the analyzer would split goes through phrase_prefix (same cap).
+_SIMPLE_PREFIX = re.compile(r"[a-z0-9]+")
+# A hyphenated word is one compound ("self-consistency"), not two words anywhere in a paper.
+_COMPOUND = re.compile(r"\w-\w")
+_PREFIX_REWRITE = f"top_terms_{PREFIX_EXPANSIONS}"
+
+
+def _field_boost(spec: str) -> tuple[str, float]:
+    name, _, boost = spec.partition("^")
+    return name, float(boost or 1)
+
+
+def _single(kind: str, spec: str, body: dict[str, Any]) -> dict[str, Any]:
+    name, boost = _field_boost(spec)
+    if boost != 1:
+        body["boost"] = boost
+    return {kind: {name: body}}
+
+
+def _words(text: str, fields: tuple[str, ...], *, zero_terms_all: bool) -> dict[str, Any]:
+    if len(fields) == 1:
+        body: dict[str, Any] = {"query": text, "operator": "and"}
+        if zero_terms_all:
+            body["zero_terms_query"] = "all"
+        return _single("match", fields[0], body)
+    mm: dict[str, Any] = {"query": text, "type": "cross_fields", "operator": "and",
+                          "fields": list(fields)}
+    if zero_terms_all:
+        mm["zero_terms_query"] = "all"
+    return {"multi_match": mm}
+
+
+def _phrase(text: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    if len(fields) == 1:
+        return _single("match_phrase", fields[0], {"query": text})
+    return {"multi_match": {"query": text, "type": "phrase", "fields": list(fields)}}
+
+
+def _prefix(text: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    value = text.lower()
+    if not _SIMPLE_PREFIX.fullmatch(value):
+        return {"multi_match": {"query": text, "type": "phrase_prefix", "fields": list(fields),
+                                "max_expansions": PREFIX_EXPANSIONS}}
+    queries = []
+    for spec in fields:
+        name, boost = _field_boost(spec)
+        queries.append({"prefix": {name: {"value": value, "boost": boost, "rewrite": _PREFIX_REWRITE}}})
+    if len(queries) == 1:
+        return queries[0]
+    return {"bool": {"should": queries, "minimum_should_match": 1}}
+
+
+def _term(term: Term, negated: bool) -> dict[str, Any]:
+    """One term's query; a term with accents also matches folded ("schölkopf" or "scholkopf"), where
+    author names are (their folded field), and an unscoped word also matches a paper's name key."""
+    folded = fold(term.text)
+    if term.field == "author":
+        return _unfolded(replace(term, text=folded), negated)
+    query = _unfolded(term, negated)
+    if folded != term.text.casefold():
+        query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
+    key = query_key(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else ""
+    if key:
+        query = {"bool": {"should": [query, {"term": {NAME_KEY_FIELD: {"value": key, "boost": NAME_KEY_BOOST}}}],
+                          "minimum_should_match": 1}}
+    return query
+
+
+def _unfolded(term: Term, negated: bool) -> dict[str, Any]:
+    scoped = SCOPED_FIELDS.get(term.field) if term.field else None
+    if scoped is None:  # unscoped (an unknown field is searched everywhere too)
+        if term.phrase:
+            return _phrase(term.text, PHRASE_FIELDS)
+        if term.prefix:
+            return _prefix(term.text, PREFIX_FIELDS)
+        if _COMPOUND.search(term.text):  # "self-consistency", "r-cnn": the parts together, in one field
+            return {"multi_match": {"query": term.text, "type": "phrase", "fields": list(WORD_FIELDS)}}
+        # A positive stopword matches everything; a negated one must not exclude everything.
+        return _words(term.text, WORD_FIELDS, zero_terms_all=not negated)
+    words, phrases, prefixes = scoped
+    if term.phrase:
+        return _phrase(term.text, phrases)
+    if term.prefix:
+        return _prefix(term.text, prefixes)
+    if len(words) > 1:  # title/abstract: stemmed or exact, so "title:the" still finds "the"
+        return {"multi_match": {"query": term.text, "type": "best_fields", "operator": "and",
+                                "fields": list(words)}}
+    return _words(term.text, words, zero_terms_all=False)
+
+
+def _clause(clause: Clause) -> dict[str, Any]:
+    queries = [_term(term, clause.negated) for term in clause.alternatives]
+    if len(queries) == 1:
+        return queries[0]
+    return {"bool": {"should": queries, "minimum_should_match": 1}}
+
+
+def _boosts(text: str) -> list[dict[str, Any]]:
+    """Optional clauses that order results: unstemmed hits, phrase proximity (the exact title,
+    the name and the title's start are factors of :mod:`.ranking`).
+
+    Stopwords do not count: "the" in the unstemmed abstracts, or a phrase of "learning to",
+    scores nearly every paper's postings (the slowest queries of the load mix, 150-170 ms,
+    were such title fragments) and orders nothing.
+    """
+    content = [word for word in text.split() if word.lower() not in ENGLISH_STOPWORDS]
+    should: list[dict[str, Any]] = []
+    if content:
+        should.append({"multi_match": {"query": " ".join(content), "type": "most_fields",
+                                       "fields": list(EXACT_BOOST_FIELDS)}})
+    if len(content) > 1:
+        should.append({"match_phrase": {"title": {"query": text, "slop": PHRASE_SLOP,
+                                                  "boost": TITLE_PHRASE_BOOST}}})
+        should.append({"match_phrase": {"abstract": {"query": text, "slop": PHRASE_SLOP,
+                                                     "boost": ABSTRACT_PHRASE_BOOST}}})
+    return should
+
+
+def _bounded_prefixes(clauses: tuple[Clause, ...]) -> list[Clause]:
+    """The first MAX_PREFIX_TERMS prefixes stay prefixes; later ones match as words (``ab*`` as ``ab``).
+
+    Why: each prefix expands over the index, so "a* OR b* OR ..." x 32 took seconds.
+    """
+    left = MAX_PREFIX_TERMS
+    out = []
+    for clause in clauses:
+        terms = []
+        for term in clause.alternatives:
+            if term.prefix:
+                if left <= 0:
+                    term = replace(term, prefix=False)
+                left -= 1
+            terms.append(term)
+        out.append(replace(clause, alternatives=tuple(terms)))
+    return out
+
+
+# What the highlighter marks: the words themselves in the two highlighted fields. The
+# relevance query (cross_fields over seven fields, boosts, exact-title keys) gave the same
+# marks at twice the cost, since the highlighter extracts and rewrites every clause per hit.
+HIGHLIGHT_SCOPES: dict[str | None, tuple[str, ...]] = {
+    None: ("title", "abstract"), "title": ("title",), "abstract": ("abstract",)}
+
+
+def _highlight_term(term: Term) -> list[dict[str, Any]]:
+    fields = HIGHLIGHT_SCOPES.get(term.field, ())
+    if term.prefix and _SIMPLE_PREFIX.fullmatch(term.text.lower()):
+        return [{"prefix": {f: {"value": term.text.lower(), "rewrite": _PREFIX_REWRITE}}} for f in fields]
+    kind = "match_phrase" if term.phrase or term.prefix else "match"
+    return [{kind: {f: term.text}} for f in fields]
+
+
+def highlight_query(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str, Any]:
+    """The terms to mark in titles and abstracts: every positive term scoped to them (or unscoped),
+    and the free text as a phrase, so adjacent words are marked as one run, as ranked."""
+    should = [q for clause in _bounded_prefixes(parsed.clauses) if not clause.negated
+              for term in clause.alternatives for q in _highlight_term(term)]
+    typed = parsed.still_typed() if expand_last else None
+    if typed:  # the word being typed is marked where it starts a word too
+        should += _highlight_term(replace(typed, prefix=True))
+    text = parsed.free_text()
+    if len(text.split()) > 1:
+        should += [{"match_phrase": {f: {"query": text, "slop": PHRASE_SLOP}}} for f in ("title", "abstract")]
+    return {"bool": {"should": should}} if should else {"match_none": {}}
+
+
+def _typed(term: Term) -> dict[str, Any]:
+    """The last word as typed so far: the word itself, or a word it starts (in titles, names, keywords)."""
+    fields = TYPED_FIELDS.get(term.field, ())
+    return {"bool": {"should": [_term(term, False), _prefix(term.text, fields)], "minimum_should_match": 1}}
+
+
+def compile_query(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str, Any]:
+    """The ``bool`` query for relevance over the text fields (``match_all`` when no text).
+
+    ``expand_last``: the last word also matches the words it starts (:meth:`ParsedQuery.still_typed`);
+    the service asks for it when the words as typed found too little (``direct preference optim``).
+    """
+    must: list[dict[str, Any]] = []
+    must_not: list[dict[str, Any]] = []
+    typed = parsed.still_typed()
+    for clause in _bounded_prefixes(parsed.clauses):
+        if expand_last and typed and clause.alternatives == (typed,) and not clause.negated:
+            must.append(_typed(typed))
+            continue
+        (must_not if clause.negated else must).append(_clause(clause))
+    if parsed.excluded_conferences:
+        must_not.append({"terms": {"conference": list(parsed.excluded_conferences)}})
+    for low, high in parsed.excluded_years:
+        must_not.append({"range": {"year": {"gte": low, "lte": high}}})
+    body: dict[str, Any] = {"must": must or [{"match_all": {}}]}
+    text = parsed.free_text()
+    should = _boosts(text) if text else []
+    if typed and not expand_last and TYPED_SCORE_FIELDS.get(typed.field):
+        # Scores only: the last word where it starts a title word, a name or a keyword ("networks" in
+        # "network", "networking") counts again — +7 points of topical precision@10 (bench/topical.py).
+        should.append(_prefix(typed.text, TYPED_SCORE_FIELDS.get(typed.field, ())))
+    if should:
+        body["should"] = should
+    if must_not:
+        body["must_not"] = must_not
+    return {"bool": body}

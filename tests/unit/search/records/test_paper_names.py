@@ -1,0 +1,66 @@
+"""Name keys: every spelling of a name meets one key (services/search/records/paper_names.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.search.records.paper_names import (
+    fold,
+    name_key,
+    name_like,
+    names_in_order,
+    query_key,
+    search_keys,
+    title_name,
+)
+
+
+@pytest.mark.parametrize("spellings, key", [
+    (("VQ-VAE", "vqvae", "VQ VAE", "Vq-Vae"), "vqvae"),
+    (("T5", "T-5", "t5"), "t5"),
+    (("DDIMs", "DDIM"), "ddim"),
+    (("Prototypical Networks", "prototypical network", "Prototypical-Networks"), "prototypicalnetwork"),
+    (("Schölkopf", "SCHOLKOPF"), "scholkopf"),
+])
+def test_spellings_of_one_name_share_a_key(spellings, key):
+    assert {name_key(s) for s in spellings} == {key}
+
+
+def test_what_a_key_keeps_apart():
+    assert name_key("MAML++") != name_key("MAML")  # "+" is part of a name
+    assert name_key("process") == "process"  # "ss" is no plural
+    assert name_key("a") == "" and name_key("x" * 200) == ""  # too short or too long to be a name
+
+
+def test_the_name_before_a_title_colon():
+    assert title_name("LoRA: Low-Rank Adaptation of Large Language Models") == "LoRA"
+    assert title_name("Attention is All you Need") == ""
+    assert title_name("In this paper we study how one can possibly learn a great many things: a note") == ""
+
+
+@pytest.mark.parametrize("word, coined", [
+    ("DETR", True), ("GraphSAGE", True), ("VQ-VAE", True), ("LoRA", True), ("pix2pix", True), ("T5", True),
+    ("GPT-3", True), ("Dropout", False), ("Multi-Task", False), ("State-of-the-Art", False), ("3D", False),
+    ("2nd", False), ("A", False),
+])
+def test_a_coined_word_is_told_from_english(word, coined):
+    assert name_like(word) is coined
+
+
+def test_one_spelling_of_each_name_in_order():
+    assert names_in_order(["VQ-VAE", "Vector Quantised VAE", "vqvae", "", "x"]) == ["VQ-VAE", "Vector Quantised VAE"]
+    assert fold("Rémi Munos") == "remi munos"
+
+
+def test_a_capital_s_is_part_of_a_name_and_a_typed_query_guesses_no_plural():
+    assert name_key("ACLS") == "acls" and name_key("ACL") == "acl"
+    assert name_key("Agent S") == "agents" and name_key("AGENT") == "agent"
+    assert search_keys("DDIMs") == ["ddims", "ddim"] and search_keys("ACLS") == ["acls"]
+    assert query_key("ddims") == "ddims" and query_key("A + B") == "a+b"
+
+
+def test_greek_letters_are_spelled_out_not_dropped():
+    """"μBench" is not the word "bench" ("@BENCH" is): the letter keeps the names apart."""
+    assert name_key("μBench") == name_key("µBench") == "mubench"  # Greek mu and the micro sign
+    assert name_key("@BENCH") == "bench"
+    assert name_key("ϵ-greedy") == "epsilongreedy" and name_key("ΣNet") == "sigmanet"
