@@ -71,3 +71,10 @@ def test_novelty_is_a_rate_not_a_count():
     assert not novel(12, 400, 5000, 100000)  # ... but not when papers before wrote it at 0.6x the rate since
     assert not novel(600, 13000, 20000, 200000)  # a word used before at half the rate since ("video")
 
+
+
+def test_a_field_term_capitalised_only_where_a_sentence_starts_is_still_a_term():
+    from services.indexer.name_corpus import _term
+
+    assert _term("Paraphrase generation") and _term("video question-answering")
+    assert not _term("Model-Agnostic Meta-Learning") and not _term("Dropout") and not _term("pix2pix")
