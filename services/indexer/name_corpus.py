@@ -217,6 +217,8 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
         shown = {i: next((n for n in out[i].names if name_key(n) == key), None) for i in firsts}
         if key in english and not any(n and n.islower() for n in shown.values()):
             continue
+        if all(n is None or _term(n) for n in shown.values()):
+            continue  # written in lowercase by most who define it: a field's term ("paraphrase generation")
         claimed = any(n and (name_like(n) or name_key(title_name(entries[i].title)) == key) for i, n in shown.items())
         if earlier > NOVEL_FLOOR and not (
                 claimed
@@ -232,6 +234,11 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
                 out[i].introduced.append(name)
                 out[i].mentions = max(out[i].mentions or 0, later)
     return out
+
+
+def _term(name: str) -> bool:
+    """A phrase in lowercase but for a sentence's first capital ("Paraphrase generation"), not a name."""
+    return " " in name.strip() and name[1:].islower() and not name_like(name)
 
 
 def _english(keys: set[str], entries: Sequence[Entry]) -> set[str]:

@@ -103,9 +103,9 @@ def test_every_word_must_still_match_somewhere(names_client):
 def test_the_api_and_the_page_show_the_names(names_client):
     hit = names_client.get("/api/v1/search", query_string={"q": "maml"}).get_json()["hits"][0]
     assert hit["names"] == ["MAML", "model-agnostic meta-learning"]
-    assert hit["introduced"] == hit["names"] and hit["mentions"] == 30
+    assert hit["introduced"] == ["MAML"] and hit["mentions"] == 30  # its lowercase long form is a term, not a name
     page = names_client.get(f"/papers/{hit['id']}").get_data(as_text=True)
-    assert "Known as" in page and ">MAML</a>" in page and "introduced here, mentioned in 30 later abstracts" in page
+    assert "Known as" in page and ">MAML</a>" in page and "introduced MAML here, mentioned in 30 later abstracts" in page
     paper = names_client.get(f"/api/v1/papers/{hit['id']}").get_json()
     assert paper["names"] == hit["names"]
 

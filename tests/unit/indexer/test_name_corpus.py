@@ -38,7 +38,7 @@ def named(papers: list[Entry]) -> dict[str, object]:
 def test_other_papers_give_the_earliest_title_its_acronym_and_long_form():
     got = named(field())["p100"]
     assert got.names == ["MAML", "model-agnostic meta-learning"]
-    assert got.introduced == ["MAML", "model-agnostic meta-learning"]
+    assert got.introduced == ["MAML"]  # the long form, written in lowercase by all who define it, is a field's term
     assert got.mentions == 30
 
 
@@ -71,3 +71,10 @@ def test_novelty_is_a_rate_not_a_count():
     assert not novel(12, 400, 5000, 100000)  # ... but not when papers before wrote it at 0.6x the rate since
     assert not novel(600, 13000, 20000, 200000)  # a word used before at half the rate since ("video")
 
+
+
+def test_a_field_term_capitalised_only_where_a_sentence_starts_is_still_a_term():
+    from services.indexer.name_corpus import _term
+
+    assert _term("Paraphrase generation") and _term("video question-answering")
+    assert not _term("Model-Agnostic Meta-Learning") and not _term("Dropout") and not _term("pix2pix")
