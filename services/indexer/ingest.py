@@ -20,6 +20,7 @@ from pathlib import Path
 
 import redis
 from celery import Celery
+from celery.exceptions import TimeoutError as CeleryTimeoutError
 from elasticsearch import Elasticsearch
 
 from services import redis_keys
@@ -33,7 +34,7 @@ from .bulk_writer import IndexReadOnly
 from .ingested_sources import SourceRegistry
 from .maps import request_maps
 from .normalise import Rejected, identity
-from .runs import IngestRun, RunCounts, reject_entry
+from .runs import NAMES_LEASE, IngestRun, RunCounts, reject_entry
 from .sources import Origin, SourceError, SourceFile, SourceRead, open_sources, reader_named
 
 
@@ -337,9 +338,23 @@ class Ingest:
         return int(outcome["deleted"])
 
     def _names(self) -> int:
-        """The corpus pass over the alias (what the new papers say of the others, and the reverse)."""
-        result = self.celery.send_task("paperlist.names", args=[self.alias], queue=self.settings.queue)
-        return int(result.get(timeout=3600)["updated"])
+        """The corpus pass over the alias (what the new papers say of the others, and the reverse). A pass
+        neither queued nor leased after a stall was lost with a killed worker: it is sent again (it writes
+        only what changed, so a second run is harmless), at most :data:`MAX_SENDS` times."""
+        for _ in range(MAX_SENDS):
+            result = self.celery.send_task("paperlist.names", args=[self.alias, self.run_id], queue=self.settings.queue)
+            deadline = time.monotonic() + self.timeout
+            while time.monotonic() < deadline:
+                try:
+                    return int(result.get(timeout=self.stall_seconds)["updated"])
+                except CeleryTimeoutError:
+                    if not self.redis.llen(self.settings.queue) and not self.run.leased(NAMES_LEASE):
+                        self._check_worker()
+                        break
+            else:
+                raise IngestError(f"the names pass gave no answer in {self.timeout:.0f}s")
+        raise IngestError(f"the names pass was lost with its worker {MAX_SENDS} times; "
+                          "run the ingest again (papers already written are kept)")
 
     def _write_rejects(self) -> Path:
         self.rejects_dir.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from .celery_app import VISIBILITY_TIMEOUT
 from .name_pass import run_pass
 from .normalise import Rejected, normalise
 from .reindex import Rebuild, ReindexError, ReindexState, request_reindex
-from .runs import IngestRun, reject_entry
+from .runs import NAMES_LEASE, IngestRun, reject_entry
 from .sources import Origin, origin_from_path
 from .write_journal import WritesPaused
 
@@ -119,10 +119,15 @@ def prune(self, alias: str, conference_years: list[list], keep_ids: list[str]) -
 
 
 @shared_task(name="paperlist.names", bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
-def names(self, alias: str) -> dict:
-    """The corpus pass (:mod:`.name_pass`): names others give each paper, who introduced a name, mentions."""
+def names(self, alias: str, run_id: str | None = None) -> dict:
+    """The corpus pass (:mod:`.name_pass`): names others give each paper, who introduced a name, mentions.
+    An ingest's pass (``run_id``) holds a lease in the run while it works, as a batch does: a lapsed lease
+    on an unfinished pass tells the ingest command the worker died with it."""
     try:
-        return asdict(run_pass(self.es, self.redis, alias))
+        if run_id is None:
+            return asdict(run_pass(self.es, self.redis, alias))
+        with IngestRun(self.redis, run_id).hold(NAMES_LEASE, BATCH_LEASE):
+            return asdict(run_pass(self.es, self.redis, alias))
     except ApiError as exc:
         _transient(exc)
         raise
