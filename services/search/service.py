@@ -290,7 +290,7 @@ class PaperSearch:
     @translating
     def map_matches(self, req: SearchRequest, limit: int = limits.MAP_MATCHES) -> Matches:
         """The ids of a search's first ``limit`` papers (what a map highlights), and how many match."""
-        body = build_search(replace(req, page=1, page_size=limit, search_after=None), facets=False, highlight=False)
+        body = build_search(req.with_page(1, page_size=limit), facets=False, highlight=False)
         body["_source"] = False
         body.pop("suggest", None)
         resp = self._search(**body)
