@@ -39,11 +39,23 @@ class FusionLists(PaperSearch):
     def similar_candidates(self, paper_id: str, depth: int = DEPTH, within: Sequence[dict] = ()) -> tuple[Scored, Scored]:
         """The kNN and more_like_this lists :meth:`similar` fuses, ``(id, score)`` best first (kNN empty
         when the paper has no vector or abstract); ``within``: filters on both (one population)."""
-        semantic, lexical = self._similar_hits(paper_id, depth, BOTH, within)
-        return scored(semantic), scored(lexical)
+        bodies = self._similar_bodies(paper_id, depth)
+        if bodies is None:
+            return [], []
+        neighbours, like = bodies
+        semantic = self._search(**narrowed(neighbours, within))["hits"]["hits"] if neighbours else []
+        return scored(semantic), scored(self._search(**narrowed(like, within))["hits"]["hits"])
 
     @translating
     def like_text_candidates(self, req: SearchRequest, text: str) -> tuple[Scored, Scored]:
         """The kNN and more_like_this lists :meth:`like_text` fuses, ``(id, score)`` best first."""
         found = self._like_text_hits(req, text, BOTH)
         return (scored(found[0]["hits"]["hits"]), scored(found[1])) if found else ([], [])
+
+
+def narrowed(body: dict, within: Sequence[dict]) -> dict:
+    """A kNN or a bool-query body of the similar lists with more filters (the product never narrows them)."""
+    if "knn" in body:
+        return {**body, "knn": {**body["knn"], "filter": [*body["knn"]["filter"], *within]}}
+    query = body["query"]["bool"]
+    return {**body, "query": {"bool": {**query, "filter": [*query["filter"], *within]}}}

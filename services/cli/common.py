@@ -12,7 +12,7 @@ from elasticsearch.helpers import BulkIndexError
 from rich.console import Console
 
 from services.indexer.ingest import IngestError
-from services.indexer.reindex import ReindexError
+from services.indexer.reindex_state import ReindexError
 from services.indexer.sources import SourceError
 from services.ops import StackError
 from services.settings import Settings, load_settings

@@ -9,7 +9,7 @@
 3. Replay the ids writers journaled since the copy began (see :mod:`.write_journal`).
 4. Restore replicas and refresh, then pause writers for a moment, replay the last ids,
    check counts and a sample of documents, and swap the alias in one ``_aliases`` call.
-5. Keep the two previous indices for ``--rollback``; delete older ones.
+5. Keep the two previous indices for a rollback (:mod:`.reindex_control`); delete older ones.
 6. Force-merge the new, serving index to one segment per shard (searches get faster;
    done after the swap, so the new data does not wait for it).
 
@@ -22,7 +22,6 @@ import contextlib
 import itertools
 import logging
 import time
-import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -47,7 +46,7 @@ from .sources import SourceError
 from .vectors import carried, vector_fields
 from .write_journal import WriteGate, WriteJournal, redis_time
 
-__all__ = ["Outcome", "Rebuild", "ReindexError", "ReindexState", "rebuilt", "replay", "request_reindex", "rollback"]
+__all__ = ["Outcome", "Rebuild", "rebuilt", "replay"]
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +61,6 @@ COPY_SLICES = 2
 KEEP_PREVIOUS = 2
 SAMPLE_SIZE = 200
 PAUSE_SECONDS = 120
-# A request holds the lock (token = its run id) until its task takes it over; a message
-# not picked up by then expires, so a request never starts hours late.
-REQUEST_TTL = 600
 
 
 @dataclass
@@ -343,61 +339,3 @@ def _gone(item: dict) -> bool:
     """Deleting a document the target never had is the wanted outcome, not a failure."""
     info = item.get("delete")
     return info is not None and info.get("status") == 404
-
-
-def request_reindex(client: redis.Redis, celery, settings: Settings, alias: str,
-                    from_sources: bool = False) -> tuple[str, str]:
-    """Enqueue a rebuild unless one runs; returns ``(run_id, task_id)``."""
-    state = ReindexState(client, alias)
-    run_id = uuid.uuid4().hex[:12]
-    # SET NX: of two concurrent requests exactly one gets the lock (no check-then-set).
-    if not client.set(state.lock_key, run_id, nx=True, ex=REQUEST_TTL):
-        current = state.load()
-        raise ReindexError(f"a reindex is already running (run {current.get('run_id')}, "
-                           f"phase {current.get('phase')}); wait for it or check `paperlist status`")
-    try:
-        state.reset(run_id, phase="queued", from_sources=from_sources)
-        result = celery.send_task("paperlist.reindex", kwargs={"alias": alias, "run_id": run_id,
-                                                               "from_sources": from_sources},
-                                  queue=settings.queue, expires=REQUEST_TTL)
-    except BaseException:
-        if client.get(state.lock_key) == run_id.encode():
-            client.delete(state.lock_key)
-        raise
-    state.save(task_id=result.id)
-    return run_id, result.id
-
-
-def rollback(settings: Settings, es: Elasticsearch, client: redis.Redis, alias: str) -> tuple[str, str]:
-    """Point the alias back at the newest previous index, replaying writes made since it was retired."""
-    state = ReindexState(client, alias)
-    lock = client.lock(state.lock_key, timeout=LOCK_TTL, blocking=False)
-    if not lock.acquire():
-        raise ReindexError("a reindex is running; roll back after it ends")
-    try:
-        current = indices.current_index(es, alias)
-        ordered = [i.name for i in indices.list_indices(es, alias)]
-        older = ordered[:ordered.index(current)] if current in ordered else []
-        if not current or not older:
-            raise ReindexError("no previous index to roll back to")
-        target = older[-1]
-        retired = client.hget(state.retired_key, target)
-        gate = WriteGate(client, alias)
-        gate.pause(PAUSE_SECONDS)
-        try:
-            gate.wait_idle(PAUSE_SECONDS / 2)
-            if retired:
-                ids = WriteJournal(client, alias).since(float(retired) - REPLAY_MARGIN)
-                replay(es, current, target, ids)
-            es.indices.put_settings(index=target, settings=serving_settings(settings.replicas))
-            es.indices.refresh(index=target)
-            indices.swap_alias(es, alias, target)
-            bump_generation(client, alias)
-        finally:
-            gate.resume()
-        client.hset(state.retired_key, current, redis_time(client))
-        client.hdel(state.retired_key, target)
-        state.save(phase="rolled back", message=f"alias moved back {current} -> {target}")
-        return current, target
-    finally:
-        lock.release()

@@ -21,7 +21,7 @@ from services.search.engine.client import make_client
 from services.settings import Settings
 
 from .celery_app import redis_client
-from .reindex import ReindexState
+from .reindex_state import ReindexState
 
 
 @dataclass

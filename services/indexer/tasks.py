@@ -19,7 +19,9 @@ from .bulk_writer import delete_papers, index_papers
 from .celery_app import VISIBILITY_TIMEOUT
 from .name_pass import run_pass
 from .normalise import Rejected, normalise
-from .reindex import Rebuild, ReindexError, ReindexState, request_reindex
+from .reindex import Rebuild
+from .reindex_control import request_reindex
+from .reindex_state import ReindexError, ReindexState
 from .runs import NAMES_LEASE, IngestRun, reject_entry
 from .sources import Origin, origin_from_path
 from .write_journal import WritesPaused

@@ -290,7 +290,7 @@ class PaperSearch:
     @translating
     def map_matches(self, req: SearchRequest, limit: int = limits.MAP_MATCHES) -> Matches:
         """The ids of a search's first ``limit`` papers (what a map highlights), and how many match."""
-        body = build_search(replace(req, page=1, page_size=limit, search_after=None), facets=False, highlight=False)
+        body = build_search(req.with_page(1, page_size=limit), facets=False, highlight=False)
         body["_source"] = False
         body.pop("suggest", None)
         resp = self._search(**body)
@@ -335,24 +335,29 @@ class PaperSearch:
         hits = similar.fused_hits(weights, semantic, lexical) if semantic and lexical else semantic or lexical
         return [from_source(h["_source"]) for h in hits[:size]]
 
-    def _similar_hits(self, paper_id: str, depth: int, weights: Weights,
-                      within: Sequence[dict] = ()) -> tuple[list[dict], list[dict]]:
+    def _similar_hits(self, paper_id: str, depth: int, weights: Weights) -> tuple[list[dict], list[dict]]:
         """kNN hits (none without a vector and an abstract, or a semantic weight) and more_like_this
-        hits (none with a zero lexical weight, unless kNN has none), ``depth`` of each. ``within``:
-        more filters on both (``bench/fusion_lists.py`` compares the lists on one population)."""
+        hits (none with a zero lexical weight, unless kNN has none), ``depth`` of each."""
+        bodies = self._similar_bodies(paper_id, depth)
+        if bodies is None:
+            return [], []
+        neighbours, like = bodies
+        semantic = self._search(**neighbours)["hits"]["hits"] if neighbours and weights.semantic else []
+        lexical = [] if semantic and not weights.lexical else self._search(**like)["hits"]["hits"]
+        return semantic, lexical
+
+    def _similar_bodies(self, paper_id: str, depth: int) -> tuple[dict | None, dict] | None:
+        """The kNN body (None without a vector and an abstract) and the more_like_this body of a stored
+        paper's neighbours, ``depth`` hits each; None when there is no such paper."""
         try:
             stored = self._es.get(index=self.alias, id=paper_id, source_includes=[EMBEDDING, "abstract"])["_source"]
         except NotFoundError as exc:
             if exc.error == "index_not_found_exception":
                 raise
-            return [], []
-        semantic: list[dict] = []
-        if stored.get(EMBEDDING) and (stored.get("abstract") or "").strip() and weights.semantic:
-            body = similar.neighbours_body(paper_id, stored[EMBEDDING], depth, within)
-            semantic = self._search(**body)["hits"]["hits"]
-        lexical = [] if semantic and not weights.lexical else \
-            self._search(**similar.paper_like_body(self.alias, paper_id, depth, within))["hits"]["hits"]
-        return semantic, lexical
+            return None
+        embedded = stored.get(EMBEDDING) and (stored.get("abstract") or "").strip()
+        neighbours = similar.neighbours_body(paper_id, stored[EMBEDDING], depth) if embedded else None
+        return neighbours, similar.paper_like_body(self.alias, paper_id, depth)
 
     @translating
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:

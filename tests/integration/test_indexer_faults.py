@@ -19,7 +19,9 @@ import pytest
 from conftest import SAMPLE
 from services import redis_keys
 from services.indexer.ingest import MAX_SENDS, Ingest
-from services.indexer.reindex import Rebuild, ReindexError, ReindexState, replay, request_reindex
+from services.indexer.reindex import Rebuild, replay
+from services.indexer.reindex_control import request_reindex
+from services.indexer.reindex_state import ReindexError, ReindexState
 from services.indexer.runs import IngestRun
 from services.search.engine import indices
 

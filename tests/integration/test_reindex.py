@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLE, drop_alias, run_ingest
-from services.indexer.reindex import Rebuild, ReindexError, ReindexState, request_reindex, rollback
+from services.indexer.reindex import Rebuild
+from services.indexer.reindex_control import request_reindex, rollback
+from services.indexer.reindex_state import ReindexError, ReindexState
 from services.search.engine import indices
 from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch

@@ -33,7 +33,7 @@ HIGHLIGHT = {
 }
 
 
-def _facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
+def facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
     """Each facet's filter by name: its selection, or its default (rejected papers hidden) when none."""
     out = {}
     for facet in req.facets:
@@ -66,14 +66,14 @@ def result_query(req: SearchRequest) -> dict[str, Any]:
     """The query whose matches are exactly the hits of ``req``: the base query with every facet
     filter (the hidden-status default too) applied, for aggregations over the result set."""
     query = base_query(req)
-    query["bool"]["filter"].extend(_facet_filters(req).values())
+    query["bool"]["filter"].extend(facet_filters(req).values())
     return query
 
 
 def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = True,
                  source: list[str] | None = None) -> dict[str, Any]:
     parsed = req.parsed
-    active = _facet_filters(req)
+    active = facet_filters(req)
     body: dict[str, Any] = {
         "query": base_query(req),
         "sort": sort_clauses(effective_sort(req.sort, not parsed.is_empty)),
@@ -90,7 +90,7 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
     if highlight and req.page_size:
         body["highlight"] = {**HIGHLIGHT, "highlight_query": highlight_query(parsed, expand_last=req.expand_last)}
     if facets and req.counted_facets:
-        body["aggs"] = _aggregations(req, active)
+        body["aggs"] = aggregations(req, active)
     if effective_sort(req.sort, not parsed.is_empty) == "citations" and req.page_size:
         # How many of the hits have a count: the page says it (the others follow by mentions here).
         body.setdefault("aggs", {})[CITED] = {"filter": {"bool": {"filter": [
@@ -125,7 +125,7 @@ _GROUP = "facets_"
 _SUB = "."
 
 
-def _aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Each counted facet under the other facets' filters, plus exact counts of its selected values.
 
     Facets whose "other filters" are the same share one filter bucket (with nothing selected,
@@ -144,7 +144,7 @@ def _aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict
 
 
 def facet_aggregations(aggregations: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The answer of :func:`_aggregations` per facet name: ``{facet: {sub-aggregation: result}}``."""
+    """The answer of :func:`aggregations` per facet name: ``{facet: {sub-aggregation: result}}``."""
     out: dict[str, dict[str, Any]] = {}
     for name, group in aggregations.items():
         if not name.startswith(_GROUP):

@@ -22,7 +22,7 @@ from services.search.records.embedding import EMBEDDING, embedder
 
 from .ranking import known_item_filters
 from .request import SearchRequest
-from .search_body import LEXICAL_MATCHES, _aggregations, _facet_filters, build_search, scope_filters
+from .search_body import LEXICAL_MATCHES, aggregations, build_search, facet_filters, scope_filters
 
 KNN_BOOST = 20.0
 """Weight of the kNN similarity in hybrid mode, against a BM25 score (see the module docstring)."""
@@ -34,7 +34,7 @@ def knn_clause(req: SearchRequest, vector: list[float], *, k: int | None = None,
                extra_filters: list[dict[str, Any]] = ()) -> dict[str, Any]:
     """kNN over the request's filters; ``k`` covers the requested page (at least SEMANTIC_K, for the facets)."""
     k = k or max(SEMANTIC_K, req.offset + req.page_size)
-    filters = [*_facet_filters(req).values(), *scope_filters(req), *extra_filters]
+    filters = [*facet_filters(req).values(), *scope_filters(req), *extra_filters]
     return {"field": EMBEDDING, "query_vector": vector, "k": k,
             "num_candidates": max(k, SEMANTIC_CANDIDATES), "filter": filters}
 
@@ -87,6 +87,6 @@ def build_like(req: SearchRequest, vector: list[float]) -> dict[str, Any]:
         "from": req.offset,
         "track_total_hits": True,
         "_source": {"includes": SUMMARY_FIELDS},
-        "aggs": _aggregations(req, _facet_filters(req)),
+        "aggs": aggregations(req, facet_filters(req)),
     }
     return body

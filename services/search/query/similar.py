@@ -29,11 +29,11 @@ def like_clause(like: Body) -> Body:
                                "minimum_should_match": "20%"}}
 
 
-def paper_like_body(alias: str, paper_id: str, size: int, within: Sequence[Body] = ()) -> Body:
-    """The listed papers sharing the stored paper's distinctive words (``within``: more filters)."""
+def paper_like_body(alias: str, paper_id: str, size: int) -> Body:
+    """The listed papers sharing the stored paper's distinctive words."""
     return {"size": size, "_source": SUMMARY_FIELDS, "query": {"bool": {
         "must": [like_clause({"like": [{"_index": alias, "_id": paper_id}]})],
-        "filter": [VISIBLE, *within],
+        "filter": [VISIBLE],
     }}}
 
 
@@ -43,10 +43,10 @@ def text_like_body(text: str, size: int, filters: Sequence[Body]) -> Body:
         "must": [like_clause({"like": text[:MAX_SIMILAR_TEXT]})], "filter": filters}}}
 
 
-def neighbours_body(paper_id: str, vector: list[float], size: int, within: Sequence[Body] = ()) -> Body:
+def neighbours_body(paper_id: str, vector: list[float], size: int) -> Body:
     """The papers nearest to a stored paper's vector, the paper itself left out."""
     knn = knn_clause(SearchRequest(page_size=size), vector, k=size,
-                     extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}, *within])
+                     extra_filters=[{"bool": {"must_not": [{"ids": {"values": [paper_id]}}]}}])
     return {"size": size, "_source": SUMMARY_FIELDS, "knn": knn}
 
 

@@ -32,7 +32,7 @@ from services.search.records.model import Paper
 from services.search.records.venue_maps import VenueMap
 
 from ..urls import absolute_url
-from . import bibtex, schemas
+from . import admin_schemas, bibtex, schemas, venue_schemas
 
 Json = dict[str, Any]
 
@@ -167,7 +167,7 @@ def trends_json(req: SearchRequest, trends: Trends) -> Json:
 def venue_json(v: VenueYear, institutions: Institutions) -> Json:
     """A venue-year's statistics, where its review scores land and who publishes there."""
     scores = v.scores
-    return _through(schemas.Venue, {
+    return _through(venue_schemas.Venue, {
         "conference": v.conference, "conference_name": venues.label(v.conference), "kind": v.kind,
         "year": v.year, "papers": v.papers, "by_status": v.by_status, "by_outcome": v.by_outcome,
         "accepted": v.accepted, "oral": v.oral, "spotlight": v.spotlight, "poster": v.poster,
@@ -203,21 +203,21 @@ def _score_histogram(h: ScoreHistogram) -> Json:
 
 
 def reindex_queued_json(answer: Json, status_url: str) -> Json:
-    return _through(schemas.ReindexQueued, {**answer, "status_url": status_url}, exclude_unset=True)
+    return _through(admin_schemas.ReindexQueued, {**answer, "status_url": status_url}, exclude_unset=True)
 
 
 def reindex_progress_json(state: Json) -> Json:
-    return _through(schemas.ReindexProgress, state or {"phase": "none"}, exclude_unset=True)
+    return _through(admin_schemas.ReindexProgress, state or {"phase": "none"}, exclude_unset=True)
 
 
 def task_json(payload: Json) -> Json:
-    return _through(schemas.TaskState, payload, exclude_unset=True)
+    return _through(admin_schemas.TaskState, payload, exclude_unset=True)
 
 
 def venue_map_json(m: VenueMap) -> Json:
     """A venue-year's map: its papers' places and clusters, the clusters' names and sizes."""
     p = m.points
-    return _through(schemas.VenueMap, {
+    return _through(venue_schemas.VenueMap, {
         "conference": m.conference, "conference_name": venues.label(m.conference), "year": m.year,
         "papers": m.papers, "left_out": m.left_out, "height": max(max(p.y, default=0.0), 0.001),
         "method": m.method, "computed_at": m.computed_at,

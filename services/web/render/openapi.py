@@ -1,7 +1,7 @@
 """OpenAPI 3 description of the JSON API, generated from the app: each view under ``/api/``
 declares its operation where it is served (:func:`operation`, the way ``@policy`` declares
 caching), its parameters built here from the registries (facets, sorts, limits), its answers
-generated from the pydantic models of :mod:`.schemas`::
+generated from the pydantic models of :mod:`.schemas` (and its siblings)::
 
     @bp.get("/suggest")
     @policy(...)
@@ -44,16 +44,18 @@ from services.search.query.facets import FACETS
 from services.search.query.request import MODES, SWITCH
 from services.search.query.sorting import SORTS
 
-from . import schemas
+from . import admin_schemas, schemas, venue_schemas
 
 F = TypeVar("F", bound=Callable)
+# Every model the document names (components/schemas), in the order people read them.
+COMPONENTS = (*schemas.COMPONENTS, *venue_schemas.COMPONENTS, *admin_schemas.COMPONENTS)
 API_PREFIX = "/api/"
 REF = "#/components/schemas/{model}"
 TEXT = {"schema": {"type": "string"}}  # a text answer (BibTeX, CSV), by its media type
 
 
 def json_of(name: str) -> dict:
-    """A JSON answer of the model ``name`` of :mod:`.schemas`, by its media type."""
+    """A JSON answer of the model ``name`` (one of :data:`COMPONENTS`), by its media type."""
     return {"schema": {"$ref": REF.format(model=name)}}
 
 
@@ -141,8 +143,8 @@ SIMILAR_BODY = {"type": "object", "required": ["text"], "additionalProperties": 
 
 
 def components() -> dict[str, dict]:
-    """JSON Schemas of the answers, generated from :mod:`.schemas` (every model they refer to too)."""
-    _, generated = models_json_schema([(model, "serialization") for model in schemas.COMPONENTS],
+    """JSON Schemas of the answers, generated from their models (every model they refer to too)."""
+    _, generated = models_json_schema([(model, "serialization") for model in COMPONENTS],
                                       ref_template=REF, schema_generator=_Schemas)
     return {name: _nullable_as_type(schema) for name, schema in generated["$defs"].items()}
 

@@ -1,7 +1,7 @@
 """Facet aggregations per facet, in and out of the grouped shape the search body uses.
 
 The body shares one filter bucket between facets with the same other-facet filters
-(``search_body._aggregations``); these read a body per facet and shape a fake answer the
+(``search_body.aggregations``); these read a body per facet and shape a fake answer the
 way Elasticsearch returns it, so tests keep talking about one facet at a time.
 """
 

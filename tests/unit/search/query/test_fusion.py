@@ -113,6 +113,18 @@ def test_similar_with_a_zero_lexical_weight_is_knn_alone():
     assert [p.paper_id for p in found] == ["k1", "both"] and len(es.searches) == 1
 
 
+
+def test_the_benchmarks_candidates_narrow_both_lists_the_product_never_does():
+    within = [{"term": {"conference": "iclr"}}]
+    es = _ES(["k1", "both"], ["both", "m1"])
+    semantic, lexical = FusionLists(es, "papers").similar_candidates("p1", 5, within)  # type: ignore[arg-type]
+    assert ids(semantic) == ["k1", "both"] and ids(lexical) == ["both", "m1"]
+    knn, like = es.searches
+    assert within[0] in knn["knn"]["filter"] and within[0] in like["query"]["bool"]["filter"]
+    PaperSearch(es, "papers").similar("p1", size=2)  # type: ignore[arg-type]
+    assert not any(within[0] in (b.get("knn") or {}).get("filter", []) for b in es.searches[2:])
+    assert not any(within[0] in b["query"]["bool"]["filter"] for b in es.searches[2:] if "query" in b)
+
 def test_like_text_fuses_under_the_knn_filters_and_pages_the_fused_list():
     es = _ES([f"k{i}" for i in range(30)], ["m0", "k5"])
     req = SearchRequest(page=2, page_size=10, filters={"conference": ("iclr",)})
