@@ -41,6 +41,18 @@ RECORDS = [
      "abstract": ABSTRACT},
     {"id": "about-hopper", "title": "Compiling Lattice Programs Faster", "status": "Poster",
      "author": "Ken Thompson", "abstract": "Hopper compilers for lattice programs, revisited."},
+    # The name a title starts with, as typed, before a prominent paper whose abstract names itself so.
+    {"id": "titled", "title": "GLIMMER: Fast Search over Frozen Archives", "status": "Poster",
+     "author": "Alonzo Church", "abstract": ABSTRACT},
+    {"id": "known-as", "title": "Learning Bright Glimmer Models for Frozen Archives", "status": "Oral",
+     "award": True, "author": "John Backus", "gs_citation": 800, "github": "https://github.com/g/l",
+     "abstract": "We propose GLIMMER, a model of bright glimmer in frozen archives; GLIMMER is fast."},
+    # A title's first words up to a small word, before a prominent paper that holds them elsewhere.
+    {"id": "fragment", "title": "Consistent Depth of Moving Glaciers", "status": "Poster",
+     "author": "Frances Allen", "abstract": ABSTRACT},
+    {"id": "elsewhere", "title": "Glacier Depth Atlas: Consistent Depth Estimation for Long Videos", "status": "Oral",
+     "award": True, "author": "Robin Milner", "gs_citation": 700, "github": "https://github.com/d/a",
+     "abstract": "Consistent depth of glaciers, estimated for long videos."},
     *({"id": f"filler-{i}", "title": f"Filler Paper Number {i} on Graphs", "status": "Poster",
        "author": "Some One", "abstract": ABSTRACT, "gs_citation": i} for i in range(20)),
 ]
@@ -68,6 +80,15 @@ def titles(reads: PaperSearch, q: str) -> list[str]:
 def test_the_named_paper_comes_before_titles_that_contain_its_name(reads):
     for q in ("quantised preference alignment", "Quantised Preference Alignment", "quantised preference align"):
         assert titles(reads, q)[0].startswith("Quantised Preference Alignment:"), q
+
+
+def test_the_name_a_title_starts_with_beats_a_paper_known_by_it(reads):
+    assert titles(reads, "GLIMMER")[:2] == ["GLIMMER: Fast Search over Frozen Archives",
+                                           "Learning Bright Glimmer Models for Frozen Archives"]
+
+
+def test_words_up_to_a_small_word_find_the_title_they_start(reads):
+    assert titles(reads, "Consistent Depth of")[0] == "Consistent Depth of Moving Glaciers"
 
 
 def test_the_prior_orders_papers_that_match_equally_well(reads):

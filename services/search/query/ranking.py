@@ -11,9 +11,11 @@ of :mod:`.text_query` is wrapped in a ``function_score`` whose factors multiply 
   the whole title (its ``title_key``), one of the paper's *names* (``name_keys``: the part of the
   title before its colon, a name its abstract coins, an acronym other papers give it;
   :mod:`services.search.records.paper_names`), a name the paper *introduced* (``intro_keys``: it bore the name first, when
-  the name was new), a name plus an author's surname ("maml finn"), the start of a name (a
+  the name was new), the name the title starts with exactly as typed ("BINDER", beating a paper
+  merely known as Binder), a name plus an author's surname ("maml finn"), the start of a name (a
   ``prefix``, so a word cut mid-way still counts), the start of the title while its last word is
-  cut, or an author's surname plus title words;
+  cut or when the words begin or end on a small word ("The Role of Symmetry"), or an author's
+  surname plus title words;
 * **the prominence prior** (:mod:`services.search.records.prominence`): ``1 + PRIOR_WEIGHT * (prominence - 0.5)``,
   a factor in [0.8, 1.2] that orders papers matching about equally well and cannot lift a
   weak match over a strong one (each known-item factor is larger than the prior's whole range).
@@ -42,8 +44,11 @@ FACTORS = {
     "name": 4.0,          # one of its names: "lora", "direct preference optimization", "vq-vae", "maml"
     "introduced": 2.0,    # ... a name it introduced (times the name's 4): the paper a name belongs to
     "name_as_typed": 1.6,  # ... spelt as typed, not only as its plural: "SWORD" before "Swords", "RED" before "REDs"
+    "title_name": 2.5,    # ... the name its title starts with, exactly as typed: "BINDER" for "BINDER: ...", not for
+                          #     a paper merely known as Binder (which it beats even where that one introduced "Binder")
     "name_author": 4.0,   # a name plus an author's names: "maml finn", "vqvae van den oord"
-    "title_start": 2.0,   # the start of the title, its last word cut: "direct preference optim"
+    "title_start": 2.0,   # the start of the title, its last word cut ("direct preference optim"), or words that
+                          #     begin or end on a small word ("The Role of Symmetry", "Consistent Depth of")
     "name_start": 1.6,    # the start of the name: "direct pref"
     "author_title": 2.0,  # one word is an author's name, the others are all in the title: "adamw loshchilov"
 }
@@ -81,6 +86,7 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
         if singular:
             out.append(("name_as_typed", {"bool": {"filter": [{"terms": {"name_keys": singular}}],
                                                    "must_not": [{"terms": {"name_keys": [k + "s" for k in singular]}}]}}))
+        out += _title_name(raw[:MAX_QUERY], typed_key)
     typed = parsed.still_typed()
     if named and typed and typed.field in (None, "title"):
         # A name's start, like the title's, only while the last word is cut ("direct pref", "graphsa"):
@@ -88,12 +94,18 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
         # means not a whole word as written: "quantised preference align" still starts "... Alignment".
         out.append(("name_start", {"bool": {"filter": [{"prefix": {"name_keys": named[0]}}],
                                             "must_not": [{"match": {"title.exact": typed.text}}]}}))
-    if typed and typed.field in (None, "title") and len(key) >= MIN_KEY_CHARS:
+    if (typed and typed.field in (None, "title") and len(key) >= MIN_KEY_CHARS
+            and typed.text.lower() not in ENGLISH_STOPWORDS):
         # Only while the last word is cut: "transfer learning" starts hundreds of titles (a topic,
         # which this factor cost 6 points of topical precision); "equivariant polynomials for
         # graph neur" starts one, and no title holds "neur" as a word (stemmed: "processes" is "process").
+        # A small word is whole, never cut ("control strategies for" is not "... format").
         out.append(("title_start", {"bool": {"filter": [{"prefix": {"title_key": key}}],
                                              "must_not": [{"match": {"title": typed.text}}]}}))
+    if _fragment(key):
+        # Whole words that begin or end on a small word are a sentence's start, not a topic (no keyword
+        # begins "The Role of" or ends "Depth of"): the titles starting with those words, word for word.
+        out.append(("title_start", {"prefix": {"title_key": key + " "}}))
     out += _name_author(parsed.free_text().split())
     words = [w for w in parsed.free_text().split() if w.lower() not in ENGLISH_STOPWORDS]
     low, high = AUTHOR_TITLE_WORDS
@@ -105,6 +117,30 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
                 {"match": {"title": {"query": rest, "operator": "and"}}},
             ]}}))
     return out
+
+
+def _fragment(key: str) -> bool:
+    """Whether a title key of two words or more begins or ends on a small word ("the role of symmetry",
+    "consistent depth of"): the start of a sentence, where a topic's words ("graph neural networks") never do."""
+    words = key.split()
+    return len(words) > 1 and (words[0] in ENGLISH_STOPWORDS or words[-1] in ENGLISH_STOPWORDS)
+
+
+def _title_name(raw: str, key: str) -> list[tuple[str, dict[str, Any]]]:
+    """The name a title starts with, exactly as typed ("BINDER" for "BINDER: Instantly Adaptive ...",
+    "Swin-" for "Swin-: Gradient-Based ..."): the text is one of the paper's own names as written (case,
+    hyphens and all), its title starts with those words, and no longer name of the paper starts so
+    (its abstract's "Hilbert maps" also coins "Hilbert": the title's name is "Hilbert maps").
+
+    A paper merely known by that name (an acronym other abstracts give it, a name it introduced in
+    other case: "Binder") has not titled itself with it; the paper that did is the one meant.
+    """
+    typed = " ".join(raw.split())
+    start = title_key(typed)
+    if not key or len(start) < MIN_KEY_CHARS:
+        return []
+    return [("title_name", {"bool": {"filter": [{"term": {"names": typed}}, {"prefix": {"title_key": start + " "}}],
+                                     "must_not": [{"wildcard": {"name_keys": key + "?*"}}]}})]
 
 
 def _name_author(words: list[str]) -> list[tuple[str, dict[str, Any]]]:

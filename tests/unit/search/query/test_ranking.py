@@ -109,3 +109,24 @@ def test_the_prior_is_a_bounded_factor_around_the_text_score():
     inner = outer["query"]["function_score"]
     assert inner["query"] is TEXT and inner["score_mode"] == "multiply" and inner["boost_mode"] == "multiply"
     assert {fn["weight"] for fn in inner["functions"]} <= set(FACTORS.values())
+
+
+def test_the_name_a_title_starts_with_counts_exactly_as_typed():
+    """"BINDER" is the paper titled "BINDER: ...", not one merely known as Binder (nor "Hilbert maps")."""
+    got = filters("BINDER")["title_name"]
+    assert got == [{"bool": {"filter": [{"term": {"names": "BINDER"}}, {"prefix": {"title_key": "binder "}}],
+                             "must_not": [{"wildcard": {"name_keys": "binder?*"}}]}}]
+    assert filters("Swin-")["title_name"][0]["bool"]["filter"][0] == {"term": {"names": "Swin-"}}
+    assert filters("Video  Question Answering")["title_name"][0]["bool"]["filter"] == [
+        {"term": {"names": "Video Question Answering"}}, {"prefix": {"title_key": "video question answering "}}]
+    assert "title_name" not in filters("a")
+
+
+def test_words_that_begin_or_end_on_a_small_word_are_a_titles_start():
+    """A sentence's start ("The Role of Symmetry", "Consistent Depth of"), never a topic's words."""
+    assert {"prefix": {"title_key": "the role of symmetry "}} in filters("The Role of Symmetry")["title_start"]
+    assert filters("Consistent Depth of")["title_start"] == [{"prefix": {"title_key": "consistent depth of "}}]
+    # A small word is never cut: "control strategies for" is not the start of "... format".
+    assert filters("Control strategies for")["title_start"] == [{"prefix": {"title_key": "control strategies for "}}]
+    assert {"prefix": {"title_key": "graph neural networks "}} not in filters("graph neural networks")["title_start"]
+    assert "title_start" not in filters("the")
