@@ -34,7 +34,7 @@ from services.search.answers.suggest import Suggestion, shape_suggestions, sugge
 from services.search.engine import map_store
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
-from services.search.query import similar
+from services.search.query import breadth, similar
 from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights
 from services.search.query.request import SearchRequest
 from services.search.query.search_body import LEXICAL_MATCHES, build_search, build_suggest, sample_facets
@@ -105,9 +105,8 @@ class PaperSearch:
         hits' own failure (Elasticsearch down, hung, or out of time for them too) fails the call.
         """
         body = build_ranked(req)
-        probability = self._facet_sample(req, body)
-        if probability:
-            body = sample_facets(body, probability)
+        if check := breadth.count_body(req, body):  # a broad search's facets are counted on a sample
+            body = sample_facets(body, breadth.sample_share(self._search(**check).body["hits"]["total"]["value"]))
         aggs = body.get("aggs") or {}
         optional = {name for name in aggs if name != LEXICAL_MATCHES}
         if not optional or not self.deadlines:
@@ -121,22 +120,6 @@ class PaperSearch:
         results = shape(req, self._search(**body).body)
         results.left_out = (*results.left_out, LEFT_OUT_FACETS)
         return results
-
-    def _facet_sample(self, req: SearchRequest, body: dict[str, Any]) -> float | None:
-        """The share of its matches a broad search counts its facets on, or None (counted exactly).
-
-        Counting facets over every match was half of a broad search's cost (``learning``, 137k
-        papers). A short query is first counted (no scoring, no aggregations: 1-3 ms); past
-        :data:`~.limits.SAMPLE_FACETS_ABOVE` papers its facets are counted on a random sample of
-        about :data:`~.limits.FACET_SAMPLE` and said to be estimates. kNN searches count their k
-        neighbours, already few.
-        """
-        if not req.counted_facets or "knn" in body or len(req.parsed.free_text().split()) > limits.SAMPLE_CHECK_WORDS:
-            return None
-        matched = self._search(query=body["query"], size=0, track_total_hits=True).body["hits"]["total"]["value"]
-        if matched <= limits.SAMPLE_FACETS_ABOVE:
-            return None
-        return round(limits.FACET_SAMPLE / matched, 4)
 
     @translating
     def search(self, req: SearchRequest) -> SearchResults:

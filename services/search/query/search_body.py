@@ -149,8 +149,8 @@ SAMPLED = "sampled"
 SAMPLE_SEED = 34
 
 
-def sample_facets(body: dict[str, Any], probability: float) -> dict[str, Any]:
-    """``body`` with its facet counts taken on a random ``probability`` share of the matches.
+def sample_facets(body: dict[str, Any], probability: float | None) -> dict[str, Any]:
+    """``body`` with its facet counts taken on a random ``probability`` share of the matches (None: all).
 
     Elasticsearch's ``random_sampler`` counts each facet on the sample and scales the counts
     back up: estimates within a few percent for the values that matter on a page (the big
@@ -159,7 +159,7 @@ def sample_facets(body: dict[str, Any], probability: float) -> dict[str, Any]:
     """
     aggs = body.get("aggs") or {}
     groups = {name: agg for name, agg in aggs.items() if name.startswith(_GROUP)}
-    if not groups:
+    if not groups or not probability:
         return body
     rest = {name: agg for name, agg in aggs.items() if name not in groups}
     sampler = {"random_sampler": {"probability": probability, "seed": SAMPLE_SEED}, "aggs": groups}
