@@ -21,7 +21,8 @@ The **knee** is the highest rate with p99 ≤ 1 s and 0 errors; it is compared w
 at which nginx serves a static file of the mix's mean answer size (wrk, closed loop, the
 same run). Then one step at 80% of the knee (target: p99 ≤ 10× the unloaded miss p50,
 measured first, every cache bypassed, as bench/load.py does) and one at 150% (target:
-nothing slower than the search budget + 0.5 s, every request answered). The curve is drawn
+nothing slower than the search budget + 0.5 s, every request answered). Each run starts with
+empty caches (``--warm`` keeps them), so that two runs measure the same thing. The curve is drawn
 with matplotlib into docs/capacity.png; results go to bench/results/capacity-*.json.
 
 The machine has 2 shared cores: vegeta, nginx, gunicorn and Elasticsearch share them (and
@@ -47,6 +48,7 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+import redis
 import requests
 
 from edge import STATIC_DIR, static_copy
@@ -54,6 +56,9 @@ from edge import WRK_SCRIPT as STATIC_SCRIPT
 from harness import REPO, save, wrk_argv, wrk_result
 from load import GZIP, HITS_METRIC, MISS, MISSES_METRIC, WRK_SCRIPT, drawn_mix, front, metric_sums, ratio, wrk
 from request_cost import DOC, Processes, busy_seconds, write_doc
+
+from services.ops.nginx import LocalNginx
+from services.search.engine.generation import bump_generation
 
 from services.settings import load_settings
 
@@ -140,6 +145,17 @@ def passes(step: dict) -> bool:
     return step["sent"] > 0 and step["errors"] == 0 and step["p99_ms"] <= KNEE_P99_MS
 
 
+def cold_caches(web: str, settings) -> str:
+    """Start from empty caches, as after an ingest: the result cache's generation bumped (its
+    answers no longer read) and the edge emptied. A second run at once otherwise found the first
+    one's answers in Redis (app hits 94-100% instead of 6-10%) and measured them, not the mix.
+    Returns the alias the front reads."""
+    alias = requests.get(f"{web}/readyz", timeout=5).json().get("index", settings.index)
+    bump_generation(redis.Redis.from_url(settings.redis_url), alias)
+    LocalNginx(settings).purge_edge()
+    return alias
+
+
 def run_step(vegeta: str, web: str, walk: Walk, rate: int, seconds: int, scratch: Path, label: str,
              procs: Processes) -> dict:
     """One step; with its CPU per request answered: Elasticsearch, gunicorn, nginx, the generator, the machine."""
@@ -148,7 +164,7 @@ def run_step(vegeta: str, web: str, walk: Walk, rate: int, seconds: int, scratch
     groups = procs.groups()
     cpu, box, generator = procs.cpu(groups), busy_seconds(), resource.getrusage(resource.RUSAGE_CHILDREN)
     step = figures(attack(vegeta, web, walk.take(rate * seconds), rate, seconds, scratch), rate, seconds)
-    spent = {k: v - cpu[k] for k, v in procs.cpu(groups).items()}
+    spent = {k: v - cpu[k] for k, v in procs.cpu(procs.groups()).items()}  # workers started meanwhile too
     spent["box"] = busy_seconds() - box
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     spent["generator"] = used.ru_utime + used.ru_stime - generator.ru_utime - generator.ru_stime
@@ -294,6 +310,8 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=50_000, help="distinct requests in the mix")
     parser.add_argument("--sequence", type=int, default=200_000, help="length of the drawn request sequence")
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--warm", action="store_true",
+                        help="keep what the caches hold (default: start cold, as after an ingest)")
     args = parser.parse_args()
     rates = [int(r) for r in args.rates.split(",") if r.strip()]
     if not rates or rates != sorted(rates) or not 1 <= min(rates) <= max(rates) <= 5000 or len(rates) > MAX_STEPS:
@@ -308,6 +326,8 @@ def main() -> None:
     corpus, records, pool, sequence, exponent = drawn_mix(args, settings)
     walk = Walk([pool[i][1] for i in sequence])
     procs = Processes(settings.run_dir)  # the stack at --url must be PAPERLIST_HOME's for its CPU to be counted
+    if not args.warm:
+        print(f"caches emptied for {cold_caches(web, settings)} (the result cache's generation, the edge)", flush=True)
     load_before = os.getloadavg()
     steps: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="paperlist-capacity-") as tmp:
@@ -366,7 +386,7 @@ def main() -> None:
               f"stale {100 * checks['stale_share_at_150']:.1f}%, {checks['statuses_at_150']}")
     index = requests.get(f"{web}/readyz", timeout=5).json().get("index", settings.index)
     result = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "url": web, "index": index, "corpus": str(corpus), "tool": f"vegeta ({VEGETA_MODULE})",
-              "mix": {"records": len(records), "pool": len(pool), "zipf_exponent": round(exponent, 4)},
+              "caches": "warm" if args.warm else "cold", "mix": {"records": len(records), "pool": len(pool), "zipf_exponent": round(exponent, 4)},
               "unloaded_miss": unloaded, "other_cores": round(other, 2), "static": static, "steps": steps, "knee_rps": knee,
               "knee_over_static": knee_over_static, "checks": checks, "plot": str(drawn) if drawn else None,
               "load_average": {"before": [round(x, 2) for x in load_before],

@@ -16,7 +16,7 @@ conference, a topic). Requests are bench/querymix.py's (pages and API as in the 
 Other work on the machine (tests, a reindex) also spends Elasticsearch's CPU: its rate over
 ``--idle`` seconds before the first kind and after the last is taken off each kind's share
 (``es_net``; the raw figure is kept). A gunicorn worker recycled during a run
-(``max_requests``) takes its CPU with it: such a row is flagged. Noisy on 2 shared cores;
+(``max_requests``) is counted through its master, which reaped it; the row says so. Noisy on 2 shared cores;
 run once, compare kinds within a run.
 
     python3 bench/request_cost.py [--url http://127.0.0.1:8135] [--seconds 6] [--write-doc]
@@ -52,12 +52,16 @@ ES_MAIN = "org.elasticsearch.bootstrap.Elasticsearch"
 
 
 def _stat(pid: int) -> tuple[int, float] | None:
-    """(parent pid, CPU seconds) of a process, or None once it is gone."""
+    """(parent pid, CPU seconds) of a process and of its children it has reaped, or None once it is gone.
+
+    A reaped child's time moves into its parent's (``cutime``, ``cstime``): a gunicorn worker
+    recycled during a run is counted in its master's figure then, not lost from the family's.
+    """
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
-    return int(fields[1]), (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return int(fields[1]), sum(int(f) for f in fields[11:15]) / CLOCK_TICKS
 
 
 def _pids() -> list[int]:
@@ -175,8 +179,9 @@ def measure(web: str, procs: Processes, headers: dict, paths: list[str], scratch
     started = time.monotonic()
     run = wrk(web, script, listed, 0, headers, threads=1, connections=args.connections, seconds=args.seconds)
     elapsed = time.monotonic() - started
-    after, es_after = procs.cpu(groups), es_time()
-    recycled = procs.groups()["web"] != groups["web"]
+    now = procs.groups()  # a worker started meanwhile counts; one gone counts in its master (cutime)
+    after, es_after = procs.cpu(now), es_time()
+    recycled = now["web"] != groups["web"]
     es_search = es_after - es_before if es_before is not None and es_after is not None else None
     return {**run, "cpu_s": {k: round(after[k] - before[k], 3) for k in before}, "elapsed_s": round(elapsed, 2),
             "es_search_ms_total": es_search, "web_recycled": recycled}

@@ -117,6 +117,7 @@ class LocalNginx:
             "PAPERLIST_EDGE_CACHE_DIR": str(self.edge_cache),
             "PAPERLIST_EDGE_KEYS_ZONE": self.settings.edge_keys_zone,
             "PAPERLIST_EDGE_CACHE_SIZE": self.settings.edge_cache_size,
+            "PAPERLIST_EDGE_LOCK": edge_lock(self.settings.search_budget),
             "PAPERLIST_RATE_LIMIT_EXEMPT_GEO": exempt_geo(self.settings.rate_limit_exempt_networks),
         }
         (self.dir / "paperlist.conf").write_text(render(TEMPLATES / "paperlist.conf.template", values))
@@ -137,6 +138,11 @@ class LocalNginx:
                 _require_traversable(path, name)
             return f"user {name} {_group_name(user.pw_gid)};"
         raise StackError(f"none of the users {', '.join(WORKER_USERS)} exists to run nginx's workers")
+
+
+def edge_lock(search_budget: float) -> str:
+    """nginx's cache-lock wait (``2000ms``): the app's search budget, so that nobody waits longer at the edge."""
+    return f"{max(1, round(search_budget * 1000))}ms"
 
 
 def exempt_geo(networks) -> str:

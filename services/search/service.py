@@ -34,10 +34,11 @@ from services.search.answers.suggest import Suggestion, shape_suggestions, sugge
 from services.search.engine import map_store
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
-from services.search.query import similar
+from services.search.engine.client import TimedClients
+from services.search.query import breadth, similar
 from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights
 from services.search.query.request import SearchRequest
-from services.search.query.search_body import LEXICAL_MATCHES, build_search, build_suggest
+from services.search.query.search_body import LEXICAL_MATCHES, build_search, build_suggest, sample_facets
 from services.search.query.semantic import build_like, build_ranked
 from services.search.records.documents import from_source
 from services.search.records.embedding import EMBEDDING, embedder
@@ -59,6 +60,7 @@ class PaperSearch:
     def __init__(self, es: Elasticsearch, alias: str, *, deadlines: Deadlines | None = None,
                  breaker: CircuitBreaker | None = None, maps_index: str | None = None):
         self.es = es
+        self.timed = TimedClients(es)
         self.alias = alias
         self.maps_index = maps_index or f"{alias}-maps"
         self.deadlines = deadlines
@@ -67,7 +69,7 @@ class PaperSearch:
     @property
     def _es(self) -> Elasticsearch:
         """The client with this call's deadline (without deadlines, as tools use it, the client's own)."""
-        return self.es.options(request_timeout=self.deadlines.left(self.deadlines.call)) if self.deadlines else self.es
+        return self.timed(self.deadlines.left(self.deadlines.call)) if self.deadlines else self.es
 
     def _search(self, *, optional_aggs: bool = False, **kwargs: Any) -> Any:
         """Every search this class sends: its share of the request's deadline, a server-side
@@ -82,10 +84,10 @@ class PaperSearch:
         # Server side: stop collecting at half the client deadline rather than run on unseen.
         kwargs.setdefault("timeout", self.deadlines.server_timeout(timeout, aggregations=optional_aggs))
         if not optional_aggs:
-            resp = self.es.options(request_timeout=timeout).search(index=self.alias, **kwargs)
+            resp = self.timed(timeout).search(index=self.alias, **kwargs)
         else:
             try:  # a busy cluster that cannot answer in time: what can be done without is left out
-                resp = self.es.options(request_timeout=self.deadlines.optional_call(timeout)).search(
+                resp = self.timed(self.deadlines.optional_call(timeout)).search(
                     index=self.alias, **kwargs)
             except elastic_transport.ConnectionTimeout as exc:
                 raise OptionalTimedOut(f"Elasticsearch did not answer the optional aggregations in time: {exc}") from exc
@@ -97,14 +99,13 @@ class PaperSearch:
         return resp
 
     def _hits_first(self, req: SearchRequest) -> SearchResults:
-        """The results of ``req``; when its facet counts run out of time, its hits without them.
-
-        One search asks for both, told to stop at the facets budget. A timed-out answer is
-        partial (its hits and counts would contradict each other): the hits are then asked for
-        alone with the time left, and the results say the facets were left out. Only the
-        hits' own failure (Elasticsearch down, hung, or out of time for them too) fails the call.
-        """
+        """The results of ``req``; when its facet counts run out of time, its hits without them. One search
+        asks for both, told to stop at the facets budget. A timed-out answer is partial (its hits and counts
+        would contradict each other): the hits are then asked for alone with the time left, and the results
+        say the facets were left out. Only the hits' own failure (down, hung, out of time) fails the call."""
         body = build_ranked(req)
+        if check := breadth.count_body(req, body):  # a broad search's facets are counted on a sample
+            body = sample_facets(body, breadth.sample_share(self._search(**check).body["hits"]["total"]["value"]))
         aggs = body.get("aggs") or {}
         optional = {name for name in aggs if name != LEXICAL_MATCHES}
         if not optional or not self.deadlines:
@@ -393,6 +394,6 @@ class PaperSearch:
 
     @translating
     def ready(self) -> bool:
-        es = self.es.options(request_timeout=self.deadlines.left(self.deadlines.ready_call)) if self.deadlines else self.es
+        es = self.timed(self.deadlines.left(self.deadlines.ready_call)) if self.deadlines else self.es
         return bool(es.indices.exists_alias(name=self.alias))
 

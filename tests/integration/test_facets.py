@@ -66,3 +66,22 @@ def test_multi_select_ors_values_and_ands_facets(client):
     narrowed = _search(client, conference=["iclr", "icml"], year="2018")
     assert 0 < narrowed["total"] < both["total"]
     assert {v["value"] for v in narrowed["facets"]["conference"] if v["selected"]} == {"iclr", "icml"}
+
+
+def test_a_broad_search_counts_its_facets_on_a_sample_and_says_so(client, monkeypatch):
+    from services.search import limits
+
+    exact = _search(client, q="learning")
+    assert exact["facets_estimated"] is False and exact["total"] > 1_000
+    monkeypatch.setattr(limits, "SAMPLE_FACETS_ABOVE", 1_000)  # the sample is small: "broad" lower
+    monkeypatch.setattr(limits, "FACET_SAMPLE", exact["total"] // 2)
+    # Parameters no other test asks for: these answers are cached, and other tests must get exact ones.
+    own = {"page_size": 3, "sort": "newest"}
+    sampled = _search(client, q="learning", **own)
+    assert sampled["facets_estimated"] is True and sampled["total"] == exact["total"]  # the total stays exact
+    top = exact["facets"]["conference"][0]
+    estimate = {v["value"]: v["count"] for v in sampled["facets"]["conference"]}[top["value"]]
+    assert abs(estimate - top["count"]) <= 0.25 * top["count"], (top, estimate)
+    assert _search(client, q="learning robot", **own)["facets_estimated"] is False  # fewer: counted exactly
+    page = client.get("/search", query_string={"q": "learning", "sort": "newest"}).get_data(as_text=True)
+    assert "counts below are estimates" in page and 'class="count">≈ ' in page

@@ -53,6 +53,12 @@ RECORDS = [
     {"id": "elsewhere", "title": "Glacier Depth Atlas: Consistent Depth Estimation for Long Videos", "status": "Oral",
      "award": True, "author": "Robin Milner", "gs_citation": 700, "github": "https://github.com/d/a",
      "abstract": "Consistent depth of glaciers, estimated for long videos."},
+    # A title's words with its last one cut, where the cut word is also a word of five other papers
+    # (so the words as typed match five, and the last word would never be expanded).
+    {"id": "cut", "title": "Integrated Defense for Resilient Grids", "status": "Poster",
+     "author": "Tony Hoare", "abstract": ABSTRACT},
+    *({"id": f"res-{i}", "title": f"Legal Doctrine Study {i}", "status": "Poster", "author": "Some One",
+       "abstract": "An integrated defense of res judicata in civil procedure."} for i in range(5)),
     *({"id": f"filler-{i}", "title": f"Filler Paper Number {i} on Graphs", "status": "Poster",
        "author": "Some One", "abstract": ABSTRACT, "gs_citation": i} for i in range(20)),
 ]
@@ -89,6 +95,12 @@ def test_the_name_a_title_starts_with_beats_a_paper_known_by_it(reads):
 
 def test_words_up_to_a_small_word_find_the_title_they_start(reads):
     assert titles(reads, "Consistent Depth of")[0] == "Consistent Depth of Moving Glaciers"
+
+
+def test_a_cut_last_word_finds_the_title_the_words_start_though_it_is_a_word_elsewhere(reads):
+    got = titles(reads, "Integrated Defense for Res")
+    assert got[0] == "Integrated Defense for Resilient Grids" and len(got) == 6
+    assert "Integrated Defense for Resilient Grids" not in titles(reads, "integrated defense res judicata")
 
 
 def test_the_prior_orders_papers_that_match_equally_well(reads):

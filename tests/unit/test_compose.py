@@ -20,7 +20,8 @@ import pytest
 import yaml
 
 from services.ops.elasticsearch import ES_VERSION
-from services.ops.nginx import NJS_MODULE
+from services.ops.nginx import NJS_MODULE, edge_lock
+from services.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
@@ -216,6 +217,9 @@ def test_nginx_fronts_gunicorn_from_the_shared_template(services: dict) -> None:
     # Every placeholder of the template is given by the service (envsubst leaves unknown ones).
     placeholders = set(re.findall(r"\$\{(PAPERLIST_\w+)\}", NGINX_TEMPLATE.read_text()))
     assert placeholders and placeholders <= set(env), placeholders - set(env)
+    # Nobody waits at the edge's cache lock past the app's search budget (its default here too).
+    budget = Settings.model_fields["search_budget"].default
+    assert env["PAPERLIST_EDGE_LOCK"] == f"${{PAPERLIST_EDGE_LOCK:-{edge_lock(budget)}}}"
     # Its own main file loads njs (the image ships it) for the edge's key script, mounted where the template says.
     main = mounts["/etc/nginx/nginx.conf"]
     assert (ROOT / main["source"]).resolve() == NGINX_TEMPLATE.parent / "nginx.docker.conf" and main["read_only"] is True

@@ -10,7 +10,7 @@ from typing import Any
 from services.search.limits import MAX_WINDOW
 from services.search.query.facets import FacetValue
 from services.search.query.request import DEFAULT_MODE, SearchRequest, encode_cursor
-from services.search.query.search_body import CITED, LEXICAL_MATCHES, facet_aggregations
+from services.search.query.search_body import CITED, LEXICAL_MATCHES, facet_aggregations, facets_sampled
 from services.search.records.documents import from_source
 from services.search.records.model import Paper
 
@@ -59,6 +59,7 @@ class SearchResults:
     cited: int | None = None  # of the hits, those with a citation count (sorted by citations)
     corrected_from: str | None = None  # the query as typed, when these are its correction's results
     hint: str | None = None  # why nothing was found, when it can be told (services.search.answers.corrections.HINTS)
+    facets_estimated: bool = False  # facet counts taken on a random sample of a broad search's matches
     left_out: tuple[str, ...] = ()  # parts that ran out of time (LEFT_OUT_*): an answer not to keep
 
     @property
@@ -122,6 +123,7 @@ def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
         ))
     results = SearchResults(req, resp["hits"]["total"]["value"], hits, took_ms=resp.get("took", 0))
     aggs = facet_aggregations(resp.get("aggregations") or {})
+    results.facets_estimated = facets_sampled(resp.get("aggregations") or {})
     for facet in req.facets:
         agg = aggs.get(facet.name)
         if agg:

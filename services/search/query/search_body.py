@@ -143,9 +143,38 @@ def aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[
             for i, (others, subs) in enumerate(groups.items())}
 
 
+# The facet groups counted on a random sample of the matches (:func:`sample_facets`), and its seed:
+# one seed, so that a page, its next page and a reload show the same estimates.
+SAMPLED = "sampled"
+SAMPLE_SEED = 34
+
+
+def sample_facets(body: dict[str, Any], probability: float | None) -> dict[str, Any]:
+    """``body`` with its facet counts taken on a random ``probability`` share of the matches (None: all).
+
+    Elasticsearch's ``random_sampler`` counts each facet on the sample and scales the counts
+    back up: estimates within a few percent for the values that matter on a page (the big
+    ones), at the cost of a sample instead of every match. The hit total, the hybrid search's
+    lexical count and the citation count stay exact (they are outside the sample).
+    """
+    aggs = body.get("aggs") or {}
+    groups = {name: agg for name, agg in aggs.items() if name.startswith(_GROUP)}
+    if not groups or not probability:
+        return body
+    rest = {name: agg for name, agg in aggs.items() if name not in groups}
+    sampler = {"random_sampler": {"probability": probability, "seed": SAMPLE_SEED}, "aggs": groups}
+    return {**body, "aggs": {**rest, SAMPLED: sampler}}
+
+
+def facets_sampled(aggregations: dict[str, Any]) -> bool:
+    """Whether these facet counts are estimates (:func:`sample_facets`)."""
+    return SAMPLED in aggregations
+
+
 def facet_aggregations(aggregations: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The answer of :func:`aggregations` per facet name: ``{facet: {sub-aggregation: result}}``."""
     out: dict[str, dict[str, Any]] = {}
+    aggregations = {**aggregations, **aggregations.get(SAMPLED, {})}
     for name, group in aggregations.items():
         if not name.startswith(_GROUP):
             continue

@@ -109,6 +109,7 @@ def _counts(results: SearchResults) -> Json:
                           for v in values] for name, values in results.facets.items()},
         "year_histogram": [{"year": y, "count": c} for y, c in results.year_histogram],
         "year_range": list(results.year_span) if results.year_span else None,
+        "facets_estimated": results.facets_estimated,
     }
 
 
@@ -132,6 +133,7 @@ def results_json(results: SearchResults) -> Json:
         "facets": counts["facets"],
         "year_histogram": counts["year_histogram"],
         "year_range": counts["year_range"],
+        "facets_estimated": counts["facets_estimated"],
         "suggestion": results.suggestion,
         "corrected_from": results.corrected_from,
         "hint": {"code": results.hint, "message": HINTS[results.hint]} if results.hint else None,

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from services.search.answers.corrections import HINTS
 from services.search.answers.suggest import SUGGESTION_KINDS
 from services.search.catalogue import STATUSES, VENUE_KINDS
-from services.search.limits import MAX_PAGE_SIZE
+from services.search.limits import MAX_PAGE_SIZE, SAMPLE_FACETS_ABOVE
 from services.search.records.model import Author
 
 Count = Annotated[int, Field(ge=0)]
@@ -138,6 +138,9 @@ class FacetCounts(Answer):
     facets: dict[str, list[FacetValue]]
     year_histogram: list[YearCount]
     year_range: list[int] | None
+    facets_estimated: bool = Field(False, description="The facet counts and the year histogram are estimates from a "
+                                                     "random sample of the matches (a broad search: more than "
+                                                     f"{SAMPLE_FACETS_ABOVE:,} papers); total is exact.")
 
 
 class Hint(Answer):
@@ -156,6 +159,9 @@ class SearchResponse(Answer):
     facets: dict[str, list[FacetValue]]
     year_histogram: list[YearCount]
     year_range: list[int] | None
+    facets_estimated: bool = Field(False, description="The facet counts and the year histogram are estimates from a "
+                                                     "random sample of the matches (a broad search: more than "
+                                                     f"{SAMPLE_FACETS_ABOVE:,} papers); total is exact.")
     suggestion: str | None = Field(description="A correction of the query that finds papers (\"did you mean\").")
     corrected_from: str | None = Field(
         description="The query as typed, when it matched nothing and these are its correction's results "

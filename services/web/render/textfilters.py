@@ -1,4 +1,4 @@
-"""Jinja filters for the text of papers: rendered math and emphasis, snippets, plain tab titles, dates."""
+"""Jinja filters for the text of papers: rendered math and emphasis, snippets, plain tab titles, dates, counts."""
 
 from __future__ import annotations
 
@@ -61,6 +61,13 @@ def long_date(day: date) -> str:
     return f"{day.day} {day.strftime('%B %Y')}"
 
 
+def estimate(count: int) -> str:
+    """An estimated count as a page says it: "≈" and two significant figures ("≈ 24,000"), no false precision."""
+    places = len(str(abs(count))) - 2
+    return f"≈ {round(count, -places) if places > 0 else count:,}"
+
+
 FILTERS = {"markup": render, "markup_highlighted": render_highlighted, "plain_text": plain_text,
            "snippet": snippet, "snippet_highlighted": snippet_highlighted, "humanise": humanise,
-           "facet_label": facet_label, "long_date": long_date, "quoted": quoted}
+           "facet_label": facet_label, "long_date": long_date, "quoted": quoted,
+           "estimate": estimate}

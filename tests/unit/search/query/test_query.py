@@ -12,10 +12,18 @@ from facet_aggs import by_facet, grouped
 from services.search.answers.results import shape, suggestion, whole_compounds
 from services.search.catalogue import HIDDEN_STATUSES
 from services.search.errors import InvalidRequest
-from services.search.limits import MAX_WINDOW, SUGGEST_BELOW
+from services.search.limits import MAX_WINDOW, SAMPLE_FACETS_ABOVE, SUGGEST_BELOW
 from services.search.query.facets import FACETS, FacetValue, ScoreSpan, Span
 from services.search.query.request import SearchRequest, decode_cursor, parse_request
-from services.search.query.search_body import HIGHLIGHT, build_search, build_suggest
+from services.search.query.search_body import (
+    CITED,
+    HIGHLIGHT,
+    LEXICAL_MATCHES,
+    SAMPLE_SEED,
+    build_search,
+    build_suggest,
+    sample_facets,
+)
 from services.search.query.sorting import SORTS, sort_clauses
 from services.search.records.documents import SUMMARY_FIELDS, to_document
 from services.search.records.model import Author, Links, Paper
@@ -569,12 +577,41 @@ class _FakeES:
 
 
 
+def test_counts_on_a_sample_are_read_as_estimates():
+    exact = es_response(total=60_000, hits=[])
+    assert not shape(req(), exact).facets_estimated
+    sampled = {**exact, "aggregations": {"sampled": {"seed": 34, "probability": 0.2, "doc_count": 12_000,
+                                                     **exact.get("aggregations", {})}}}
+    results = shape(req(), sampled)
+    assert results.facets_estimated and results.facets and results.facets == shape(req(), exact).facets
+
+
+def _sent(es: _FakeES) -> list[dict]:
+    """The searches sent, without the count a short query is first asked for (is it broad? tested apart)."""
+    return [body for body in es.calls if set(body) != {"query", "size", "track_total_hits"}]
+
+
+def test_a_short_query_is_counted_first_and_a_broad_one_gets_estimated_facet_counts():
+    es = _FakeES(SAMPLE_FACETS_ABOVE + 1)
+    results = PaperSearch(es, "papers").search(req(q="learning"))
+    count, search = es.calls[:2]
+    assert count == {"query": search["query"], "size": 0, "track_total_hits": True}
+    assert list(search["aggs"]) == ["sampled"] and search["aggs"]["sampled"]["random_sampler"]["probability"] < 0.5
+    assert results.total == SAMPLE_FACETS_ABOVE + 1
+    es = _FakeES(SAMPLE_FACETS_ABOVE)
+    PaperSearch(es, "papers").search(req(q="learning"))  # at the line: exact
+    assert "sampled" not in es.calls[1]["aggs"]
+    es = _FakeES(SAMPLE_FACETS_ABOVE + 1)
+    PaperSearch(es, "papers").search(req(q="graph neural networks"))  # longer: counted exactly, not asked
+    assert _sent(es) == es.calls and "sampled" not in es.calls[0]["aggs"]
+
+
 @pytest.mark.parametrize("total, requests, suggestion", [(SUGGEST_BELOW - 1, 4, "graph"),
                                                          (SUGGEST_BELOW, 1, None), (500, 1, None)])
 def test_suggester_runs_only_below_the_threshold(total, requests, suggestion):
     es = _FakeES(total)
     results = PaperSearch(es, "papers").search(req(q="grpah"))
-    assert len(es.calls) == requests and "suggest" not in es.calls[0]
+    assert len(_sent(es)) == requests and "suggest" not in _sent(es)[0]
     assert results.suggestion == suggestion and results.corrected_from is None
     assert results.request.q == "grpah" and results.total == total
 
@@ -583,7 +620,7 @@ def test_no_hits_show_the_corrections_results_at_once():
     es = _FakeES(0, suggested=7)
     results = PaperSearch(es, "papers").search(req(q="grpah"))
     # As typed; counted with its last word as a prefix; the suggester; the correction counted, then searched.
-    assert len(es.calls) == 5
+    assert len(_sent(es)) == 5
     assert results.request.q == "graph" and results.total == 7
     assert results.corrected_from == "grpah" and results.suggestion is None
 
@@ -606,13 +643,13 @@ def test_autocorrect_off_searches_as_typed_and_offers_the_correction():
 def test_a_suggestion_without_hits_is_not_offered():
     es = _FakeES(0, suggested=0)
     results = PaperSearch(es, "papers").search(req(q="grpah"))
-    assert len(es.calls) == 4 and results.suggestion is None and results.corrected_from is None
+    assert len(_sent(es)) == 4 and results.suggestion is None and results.corrected_from is None
 
 
 def test_no_suggester_request_without_free_text():
     es = _FakeES(0)
     PaperSearch(es, "papers").search(req(q="conference:iclr"))
-    assert len(es.calls) == 1
+    assert len(_sent(es)) == 1
 
 
 def test_counts_without_hits_follow_the_same_correction():
@@ -636,3 +673,14 @@ def test_counts_without_hits_follow_the_same_correction():
 ])
 def test_a_hyphenated_query_word_is_marked_whole(html, query, marked):
     assert whole_compounds(html, query) == marked
+
+
+def test_sampling_moves_only_the_facet_groups_under_the_sampler():
+    body = build_search(req(q="graph", sort="citations"))
+    body["aggs"][LEXICAL_MATCHES] = {"filter": {"match_all": {}}}
+    groups = {name for name in body["aggs"] if name not in (LEXICAL_MATCHES, CITED)}
+    sampled = sample_facets(body, 0.1)
+    assert set(sampled["aggs"]) == {"sampled", LEXICAL_MATCHES, CITED}  # the exact counts stay outside
+    assert set(sampled["aggs"]["sampled"]["aggs"]) == groups and groups
+    assert sampled["aggs"]["sampled"]["random_sampler"] == {"probability": 0.1, "seed": SAMPLE_SEED}
+    assert sample_facets({"query": {}}, 0.1) == {"query": {}}  # nothing counted, nothing sampled

@@ -389,7 +389,9 @@ def test_compile_filters_only_query_is_match_all():
 
 def test_compile_one_cross_fields_clause_per_word():
     body = compiled("hinton belief")
-    assert body["must"] == [word_query("hinton"), word_query("belief")]
+    # The last word as typed, or cut in a title the whole text starts (test_a_cut_last_word_may_match_...).
+    assert body["must"][0] == word_query("hinton") and body["must"][1]["bool"]["should"][0] == word_query("belief")
+    assert compiled("hinton")["must"] == [word_query("hinton")]
     # When the words as typed found too little, the search asks again with the last word as a prefix.
     expanded = compile_query(parse("hinton belief"), expand_last=True)["bool"]["must"]
     assert expanded == [word_query("hinton"), typed_query("belief")]
@@ -606,5 +608,23 @@ def test_a_hyphenated_word_is_one_compound_not_two_words_anywhere():
     body = compiled("self-consistency wang")
     assert body["must"][0] == named({"multi_match": {"query": "self-consistency", "type": "phrase",
                                                      "fields": list(text_query.WORD_FIELDS)}}, "self-consistency")
-    assert body["must"][1] == word_query("wang")
+    assert body["must"][1]["bool"]["should"][0] == word_query("wang")  # or cut in the title the text starts
     assert compiled("consistency -self-supervised")["must_not"][0]["bool"]["should"][0]["multi_match"]["type"] == "phrase"
+
+
+@pytest.mark.parametrize("q, start", [
+    ("Integrated Defense for Res", "integrated defense for res"),  # two words or more, the last one cut
+    ("Buying Inf", "buying inf"),
+    ("graph neural networks", "graph neural networks"),  # a whole word: the titles it starts hold it anyway
+    ("lora", None),  # one word starts hundreds of titles
+    ("deep learning for", None),  # a small word last is whole
+    ('"deep learning" theo', "deep learning theo"),  # a phrase before the cut word is still the title's start
+    ('deep "learning theo"', None),  # a phrase last is taken as meant
+    ("graph -neural", None),  # an exclusion last: nothing is being typed
+])
+def test_a_cut_last_word_may_match_the_title_the_whole_text_starts(q, start):
+    query = json.dumps(compile_query(parse(q)))
+    assert (f'{{"prefix": {{"title_key": "{start}"}}}}' in query) if start else ('"title_key"' not in query)
+    if start:  # as an alternative to the word as typed, never where the word itself matches
+        assert '"must_not"' in query and start == title_key(q)
+    assert '"title_key"' not in json.dumps(compile_query(parse(q), expand_last=True))  # expanded everywhere then

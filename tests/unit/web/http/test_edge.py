@@ -90,3 +90,11 @@ def test_a_missing_page_is_kept_by_the_edge_briefly_not_by_browsers(app):
     assert gone.status_code == 404 and gone.headers["Cache-Control"] == "public, max-age=0, s-maxage=5"
     assert client.get("/api/v1/nope").headers["Cache-Control"] != "public, max-age=0, s-maxage=5"
     assert "s-maxage" not in client.get("/search?page=x").headers.get("Cache-Control", "")  # a 400 is never kept
+
+
+def test_a_redirect_is_kept_by_the_edge_briefly_so_its_cache_lock_never_queues_a_crowd(app):
+    client = app.test_client()
+    past = client.get("/search?q=graph&page=99")
+    assert past.status_code == 302 and past.headers["Location"].startswith("/search?")
+    assert past.headers["Cache-Control"] == "public, max-age=0, s-maxage=5"
+    assert "s-maxage" not in client.get("/api/v1/admin/reindex").headers.get("Cache-Control", "")  # not an edge view

@@ -1,0 +1,30 @@
+"""Whether a search is broad enough for its facets to be counted on a sample (issue 34).
+
+Counting facets over every match was half of a broad search's cost: ``learning`` matches
+137k papers of the full corpus, and its aggregations took 95 ms against 37 ms on a random
+sample of 10,000 (median error 3% on values of 1,000 papers or more). Whether a search is
+broad is known only from its count, which Elasticsearch gives cheaply (no scoring, no
+aggregations: 1-3 ms); it is asked only of short queries, the ones that can match that many.
+kNN searches count their k neighbours, already few. Below the line every count is exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.search import limits
+
+from .request import SearchRequest
+
+
+def count_body(req: SearchRequest, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The count that tells whether ``req`` (sent as ``body``) is broad, or None: it cannot be."""
+    if not req.counted_facets or "knn" in body or len(req.parsed.free_text().split()) > limits.SAMPLE_CHECK_WORDS:
+        return None
+    return {"query": body["query"], "size": 0, "track_total_hits": True}
+
+
+def sample_share(matched: int) -> float | None:
+    """The share of ``matched`` papers to count facets on: about :data:`~services.search.limits.FACET_SAMPLE`
+    of them past :data:`~services.search.limits.SAMPLE_FACETS_ABOVE`; None (all, exactly) below."""
+    return round(limits.FACET_SAMPLE / matched, 4) if matched > limits.SAMPLE_FACETS_ABOVE else None

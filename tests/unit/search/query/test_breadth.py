@@ -1,0 +1,28 @@
+"""Which searches count their facets on a sample: only short ones, asked first, past the line."""
+
+from __future__ import annotations
+
+from services.search import limits
+from services.search.query import breadth
+from services.search.query.request import SearchRequest
+from services.search.query.search_body import build_search
+
+
+def test_only_a_short_query_counting_facets_is_counted_first():
+    short = SearchRequest(q="learning")
+    body = build_search(short)
+    assert breadth.count_body(short, body) == {"query": body["query"], "size": 0, "track_total_hits": True}
+    assert breadth.count_body(SearchRequest(q=""), build_search(SearchRequest(q=""))) is not None  # every paper
+    long = SearchRequest(q="graph neural networks")
+    assert breadth.count_body(long, build_search(long)) is None
+    assert breadth.count_body(short, {**body, "knn": {}}) is None  # kNN counts its k neighbours
+    no_facets = SearchRequest(q="learning", counted=())  # a feed, an export: nothing to sample
+    assert breadth.count_body(no_facets, build_search(no_facets)) is None
+
+
+def test_the_sample_share_holds_about_the_sample_size_past_the_line():
+    assert breadth.sample_share(limits.SAMPLE_FACETS_ABOVE) is None
+    share = breadth.sample_share(4 * limits.FACET_SAMPLE + limits.SAMPLE_FACETS_ABOVE)
+    assert share is not None and 0 < share < 0.5  # Elasticsearch takes a probability below 0.5 (or exactly 1)
+    assert abs(share * (4 * limits.FACET_SAMPLE + limits.SAMPLE_FACETS_ABOVE) - limits.FACET_SAMPLE) < 5
+    assert limits.FACET_SAMPLE / limits.SAMPLE_FACETS_ABOVE < 0.5  # so every share is one it takes
