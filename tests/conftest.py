@@ -331,6 +331,42 @@ def full_years(settings, celery_app, es, redis_client, worker, tmp_path_factory)
     drop_alias(es, alias)
 
 
+# The services tier runs in two processes (deploy/test: pytest-xdist's ``-n 2 --dist loadfile``), each
+# with a session of its own: its own Celery worker on its own queue, its own sample ingest and web
+# app. A test file runs whole in one process (its module fixtures are set up once); files that share
+# a costly session fixture count as one file, so that it is set up once. The files with slow tests
+# are handed out first, so that neither process is left alone with a long one at the end.
+SHARED_FILES = {  # file -> the name of the unit it is scheduled with
+    "tests/integration/test_venues.py": "full-corpus",       # full_years: ~44k papers ingested
+    "tests/integration/test_review_data.py": "full-corpus",
+}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile``, with :data:`SHARED_FILES` scheduled together (xdist's own ``loadgroup``
+    cannot: its group marks are lost on pytest 9.2, pytest-dev/pytest-xdist#1386)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFileScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SHARED_FILES.get(path, path)
+
+    return SharedFileScheduling(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under xdist, the files with slow tests first (their order otherwise kept)."""
+    if not hasattr(config, "workerinput"):
+        return
+    slow = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+    slow |= {path for path, unit in SHARED_FILES.items() if unit in {SHARED_FILES.get(p) for p in slow}}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow)
+
+
 def pytest_terminal_summary(terminalreporter):
     """The fault suite's table (tests/faults, tests/cluster), when any of them ran."""
     helpers = sys.modules.get("faults.helpers")

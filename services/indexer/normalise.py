@@ -128,7 +128,9 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         reviews=record.get("reviews") or [],
         names=own_names(title, abstract),
     )
-    fields["prominence"] = prominence(Paper.model_construct(**fields), scale)
+    # The list fields given here, not by their default factories: pydantic's model_construct inspects a
+    # factory's signature on every call (0.3 ms for ``list``), 40% of normalising a record.
+    fields["prominence"] = prominence(Paper.model_construct(**fields, given_names=[], introduced=[]), scale)
     content_hash = hashlib.sha256(json.dumps(
         {k: v.model_dump() if hasattr(v, "model_dump") else v for k, v in fields.items()},
         sort_keys=True, default=lambda o: o.model_dump(), ensure_ascii=False,
