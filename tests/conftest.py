@@ -358,6 +358,40 @@ def pytest_xdist_make_scheduler(config, log):
     return SharedFileScheduling(config, log)
 
 
+_STARTED = pytest.StashKey[list]()
+
+
+def _reaches_services(config) -> bool:
+    """Whether the run collects tests beyond tests/unit (the unit tier needs no store)."""
+    unit = (PROJECT_ROOT / "tests" / "unit").resolve()
+    paths = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
+    return any(not path.is_relative_to(unit) for path in paths)
+
+
+def pytest_configure(config):
+    """Under xdist, the controller starts Elasticsearch and Redis once, before any worker runs.
+
+    Each worker's ``stores`` fixture would otherwise start what is missing by itself: on a fresh
+    machine two workers unpacked the Elasticsearch distribution into one folder at once (and
+    failed), and the worker that started the node stopped it when its own share was done,
+    under the other's tests. The workers now find both running and reuse them; the controller
+    stops what it started when the whole run ends.
+    """
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    if not _reaches_services(config):
+        return
+    from services.ops import LocalStack
+
+    stack = LocalStack(_test_settings(), log=lambda line: print(line, file=sys.stderr))
+    config.stash[_STARTED] = [store for store in (stack.redis, stack.elasticsearch) if store.ensure(stack.log)]
+
+
+def pytest_unconfigure(config):
+    for store in reversed(config.stash.get(_STARTED, [])):
+        store.stop()
+
+
 def pytest_collection_modifyitems(config, items):
     """Under xdist, the files with slow tests first (their order otherwise kept)."""
     if not hasattr(config, "workerinput"):
