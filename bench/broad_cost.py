@@ -25,16 +25,15 @@ import time
 from pathlib import Path
 
 import requests
+from request_cost import BROAD
+
 from harness import UNCACHED, percentiles, ready_web, save
 from querymix import load_records
-
 from services.search.query.breadth import count_body, sample_share
 from services.search.query.request import parse_request
 from services.search.query.search_body import sample_facets
 from services.search.query.semantic import build_ranked
 from services.settings import load_settings
-
-BROAD = ("learning", "neural networks", "deep learning", "language models", "reinforcement learning", "model")
 
 
 def narrow_queries(corpus: Path, n: int, seed: int) -> list[str]:
@@ -53,7 +52,7 @@ def main() -> None:
         parser.error("--rounds: 1-50")
     settings = load_settings()
     web = ready_web(settings, args.url)
-    es = f"{settings.es_url.split(',')[0].rstrip('/')}/{settings.index}/_search"
+    es = f"{settings.es_hosts[0].rstrip('/')}/{settings.index}/_search"
     session = requests.Session()
     narrow = narrow_queries(settings.corpus_dir, len(BROAD), args.seed)
     rng = random.Random(args.seed)
