@@ -9,6 +9,7 @@ import elastic_transport
 import redis
 from elasticsearch import ApiError
 from elasticsearch.helpers import BulkIndexError
+from kombu.exceptions import OperationalError as BrokerError
 from rich.console import Console
 
 from services.indexer.ingest import IngestError
@@ -42,6 +43,8 @@ def friendly(func):
             err_console.print(f"[red]error:[/red] Elasticsearch refused writes: {'; '.join(sorted(reasons)[:3])}")
         except redis.RedisError as exc:
             err_console.print(f"[red]error:[/red] Redis is not reachable: {exc}")
+        except BrokerError as exc:  # Celery's wrapping of the same Redis, met while sending a task
+            err_console.print(f"[red]error:[/red] the task broker (Redis) is not reachable: {exc}")
         except KeyboardInterrupt:
             err_console.print("interrupted; work already queued goes on in the workers")
         sys.exit(EXIT_FAILURE)
