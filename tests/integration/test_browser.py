@@ -529,9 +529,13 @@ def test_a_pasted_paragraph_leads_to_papers_like_it(browser_context):
     text = ("We propose a method for learning representations of graphs by message passing between nodes, "
             "and show on molecules and citation networks that it beats earlier methods by a wide margin. ") * 6
     page.goto("/")
+    asked_for_suggestions = []
+    page.on("request", lambda r: "/api/v1/suggest" in r.url and asked_for_suggestions.append(r.url))
     page.locator("#q").fill(text)
     kept = page.locator("#q").input_value()
     assert len(kept) == MAX_QUERY and text.startswith(kept)  # the box keeps what a search reads, no more
+    page.wait_for_timeout(1000)  # past the typing pause: no autocomplete request, the API would refuse the text
+    assert asked_for_suggestions == []
     page.locator("#q").press("Enter")
     expect(page.locator("main")).to_contain_text("No paper has all of these words")
     page.get_by_role("link", name="Find papers like this text").click()

@@ -18,6 +18,7 @@ from services.search.limits import (
     MAX_LIST_PAPERS,
     MAX_QUERY,
     MAX_SIMILAR_TEXT,
+    MAX_SUGGEST_PREFIX,
     PAPER_AUTHORS_SHOWN,
     PHONE_YEARS_SHOWN,
 )
@@ -35,6 +36,7 @@ def install(app: Flask) -> None:
                                  results_path=urls.results_path, feed_url=urls.feed_url,
                                  conference_label=venues.label, topic_label=taxonomy.label,
                                  sorts=SORTS.values(), max_query=MAX_QUERY, max_similar_text=MAX_SIMILAR_TEXT,
+                                 max_suggest_prefix=MAX_SUGGEST_PREFIX,
                                  export_limit=EXPORT_LIMIT, hints=HINTS, paper_authors_shown=PAPER_AUTHORS_SHOWN,
                                  phone_years=PHONE_YEARS_SHOWN,
                                  abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE,

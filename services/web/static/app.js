@@ -141,8 +141,9 @@ function cutMiddle(span) {
   span.textContent = cut(lo);
 }
 
-/* Autocomplete: a combobox over a listbox (keyboard: arrows, Enter, Escape). */
-function createSuggestions(input, list, endpoint) {
+/* Autocomplete: a combobox over a listbox (keyboard: arrows, Enter, Escape). A text longer than
+   the API's prefix limit (``longest``: a pasted paragraph) is not sent: it would only be refused. */
+function createSuggestions(input, list, endpoint, longest) {
   let active = -1;
   let seq = 0;
 
@@ -191,7 +192,7 @@ function createSuggestions(input, list, endpoint) {
 
   function show() {
     const q = input.value.trim();
-    if (q.length < 2 || !window.fetch) { hide(); return; }
+    if (q.length < 2 || q.length > longest || !window.fetch) { hide(); return; }
     const mine = ++seq;
     fetch(endpoint + "?q=" + encodeURIComponent(q))
       .then((r) => (r.ok ? r.json() : { suggestions: [] }))
@@ -253,7 +254,8 @@ function initSearchBox(loadResults) {
   const input = form && $("input[name=q]", form);
   const list = $("#suggestions");
   if (!form || !input || !list) { return null; }
-  const suggestions = createSuggestions(input, list, form.getAttribute("data-suggest-url"));
+  const suggestions = createSuggestions(input, list, form.getAttribute("data-suggest-url"),
+                                        Number(form.getAttribute("data-suggest-max")) || 100);
   let typingTimer = null;
   const stopTyping = () => clearTimeout(typingTimer);
   input.addEventListener("input", () => {
