@@ -311,52 +311,10 @@ def corpus_dir() -> Path | None:
     return path if path.is_dir() else None
 
 
-# The full-corpus conference-years the slow checks read (tests/integration/test_venues.py, test_review_data.py).
-FULL_YEARS = {"iclr": range(2018, 2026), "nips": range(2021, 2025)}
-
-
-@pytest.fixture(scope="session")
-def full_years(settings, celery_app, es, redis_client, worker, tmp_path_factory):
-    """``(alias, files, summary)``: ICLR 2018-2025 and NeurIPS 2021-2024 of the full corpus (~44k papers),
-    ingested once for every slow test that reads them; skipped without the corpus."""
-    corpus = corpus_dir()
-    if corpus is None:
-        pytest.skip("the full corpus (PAPERLIST_CORPUS) is not next to this checkout")
-    files = [next(corpus.glob(f"{folder}/{folder}{year}.json*")) for folder, years in FULL_YEARS.items()
-             for year in years]
-    alias = f"test-full-{uuid.uuid4().hex[:8]}"
-    summary = run_ingest(settings, celery_app, es, redis_client, files, alias,
-                         rejects_dir=tmp_path_factory.mktemp("full-rejects"))
-    yield alias, files, summary
-    drop_alias(es, alias)
-
-
 # The services tier runs in two processes (deploy/test: pytest-xdist's ``-n 2 --dist loadfile``), each
 # with a session of its own: its own Celery worker on its own queue, its own sample ingest and web
-# app. A test file runs whole in one process (its module fixtures are set up once); files that share
-# a costly session fixture count as one file, so that it is set up once. The files with slow tests
-# are handed out first, so that neither process is left alone with a long one at the end.
-SHARED_FILES = {  # file -> the name of the unit it is scheduled with
-    "tests/integration/test_venues.py": "full-corpus",       # full_years: ~44k papers ingested
-    "tests/integration/test_review_data.py": "full-corpus",
-}
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadfile``, with :data:`SHARED_FILES` scheduled together (xdist's own ``loadgroup``
-    cannot: its group marks are lost on pytest 9.2, pytest-dev/pytest-xdist#1386)."""
-    if config.getvalue("dist") != "loadfile":
-        return None
-    from xdist.scheduler import LoadFileScheduling
-
-    class SharedFileScheduling(LoadFileScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            path = super()._split_scope(nodeid)
-            return SHARED_FILES.get(path, path)
-
-    return SharedFileScheduling(config, log)
-
+# app. A test file runs whole in one process (its module fixtures are set up once). The files with
+# slow tests are handed out first, so that neither process is left alone with a long one at the end.
 
 _STARTED = pytest.StashKey[list]()
 
@@ -397,7 +355,6 @@ def pytest_collection_modifyitems(config, items):
     if not hasattr(config, "workerinput"):
         return
     slow = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
-    slow |= {path for path, unit in SHARED_FILES.items() if unit in {SHARED_FILES.get(p) for p in slow}}
     items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow)
 
 

@@ -1,20 +1,21 @@
 """Issue 18 against real Elasticsearch: acceptance rates, what sources lack, rating histograms,
 rating and tier sorts, the rating filter, affiliations, code links from abstracts, autocomplete.
 
-The expected numbers are counted from the source files with rules of their own, not with
-the code under test. The sample runs in CI; with the full corpus next to the checkout, a
-slow test checks ICLR 2018-2025 and NeurIPS 2021-2024 acceptance rates.
+The expected numbers are counted from the source files with rules of their own
+(tests/source_counts.py), not with the code under test. The sample runs here; ICLR 2018-2025
+and NeurIPS 2021-2024 acceptance rates of the full corpus are checked against a running site
+(tests/live/test_live_site.py).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 
 import pytest
+from source_counts import decision, expected_rate
 
-from conftest import FULL_YEARS, SAMPLE, source_records
+from conftest import SAMPLE, source_records
 from services.search.answers.stats import MAX_CREDIBLE_RATE, TIERS
 from services.search.catalogue import catalogue
 from services.search.query.request import parse_request
@@ -24,26 +25,6 @@ pytestmark = pytest.mark.integration
 
 SCORE_FIELDS = ("rating", "confidence", "correctness", "soundness", "technical_novelty", "empirical_novelty",
                 "contribution", "presentation", "excitement", "reproducibility", "suitability")
-
-
-def decision(raw: str) -> str | None:
-    """A raw status by plain words: accepted, rejected (desk too), withdrawn; None for no decision or a workshop."""
-    text = raw.strip().lower()
-    if text in ("", "active"):
-        return None
-    if "withdr" in text:
-        return "withdrawn"
-    if "reject" in text:
-        return "rejected"
-    return None if "workshop" in text else "accepted"
-
-
-def expected_rate(records: list[dict]) -> float | None:
-    """The rate the source's statuses give, or None when it lists no rejections."""
-    counts = Counter(decision(r.get("status") or "") for r in records)
-    if not counts["rejected"]:
-        return None
-    return counts["accepted"] / (counts["accepted"] + counts["rejected"] + counts["withdrawn"])
 
 
 # What sources write for an unknown affiliation (the indexer's vocab lists them too): not an affiliation.
@@ -107,15 +88,6 @@ def _rates_match(service: PaperSearch, sources: dict[tuple[str, int], list[dict]
 
 def test_acceptance_rates_count_withdrawn_and_desk_rejected_papers(service, sample_sources):
     assert _rates_match(service, sample_sources, {"iclr": range(2013, 2027), "neurips": range(2021, 2025)}) >= 5
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(3600)
-def test_iclr_2018_2025_and_neurips_2021_2024_rates_within_a_point_of_the_full_corpus(es, full_years):
-    alias, files, _ = full_years
-    checked = _rates_match(PaperSearch(es, alias), source_records(files),
-                           {"iclr": FULL_YEARS["iclr"], "neurips": FULL_YEARS["nips"]})
-    assert checked >= 10  # ICLR 2024 and NeurIPS 2024 list no rejections: no rate, rightly
 
 
 # --- what the source lacks, ratings, affiliations ---------------------------------------------

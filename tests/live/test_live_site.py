@@ -1,6 +1,7 @@
 """The full corpus on a running site: counts a user can trust, and a 5,000-link crawl.
 
-The sample in CI is small; what a user of the real site sees needs the real corpus. Point
+The sample in CI is small; what a user of the real site sees needs the real corpus: its venue
+numbers against the source files, random pages' counts, and a crawl. Point
 ``PAPERLIST_LIVE_URL`` at a running site on this host (after ``paperlist up`` and
 ``paperlist ingest ../shared/data/paperlists``) and run ``pytest tests/live -s``; without
 it these tests are skipped. They only read, and only from loopback (the crawl is thousands
@@ -23,12 +24,17 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from pagecheck import CountReport, HttpSite, check_author, check_conference_year, crawl, html
+from source_counts import expected_rate, venue_mismatches, venue_numbers
+
+from conftest import corpus_dir, source_records
 
 LIVE = os.environ.get("PAPERLIST_LIVE_URL", "")
 SAMPLED = int(os.environ.get("PAPERLIST_LIVE_PAGES", "20"))  # conference-year pages, and author pages
 SEED = int(os.environ.get("PAPERLIST_LIVE_SEED", "11"))
 CRAWL_LINKS = int(os.environ.get("PAPERLIST_CRAWL_LINKS", "5000"))
 FIGURES = Path(tempfile.gettempdir()) / "paperlist-live"
+# Whole venue-years of the corpus whose numbers are checked against its source files (issue 18).
+FULL_YEARS = {"iclr": range(2018, 2026), "nips": range(2021, 2025)}
 
 
 def _loopback(url: str) -> bool:
@@ -105,3 +111,44 @@ def test_crawl_of_every_page_type_finds_no_broken_link(site, conference_years):
     assert report.broken == []
     assert report.fetched == CRAWL_LINKS or report.exhausted
     assert {"front", "search", "papers", "authors", "conferences", "topics", "similar", "api"} <= report.kinds
+
+
+# -- venue numbers against the corpus's own files ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def full_years() -> dict[tuple[str, int], list[dict]]:
+    """ICLR 2018-2025 and NeurIPS 2021-2024 as the source files hold them (the records an ingest keeps)."""
+    corpus = corpus_dir()
+    if corpus is None:
+        pytest.skip("the full corpus (PAPERLIST_CORPUS) is not next to this checkout")
+    return source_records([next(corpus.glob(f"{folder}/{folder}{year}.json*"))
+                           for folder, years in FULL_YEARS.items() for year in years])
+
+
+def _venue(site, conference: str, year: int) -> dict:
+    page = site.get(f"/api/v1/venues/{conference}/{year}")
+    assert page.status == 200, (conference, year, page.status)
+    return json.loads(page.text)
+
+
+def test_iclr_2018_2025_venue_statistics_match_the_source_files(site, full_years):
+    mismatches, with_rates = [], 0
+    for year in FULL_YEARS["iclr"]:
+        numbers = venue_numbers("iclr", full_years[("iclr", year)])
+        mismatches += venue_mismatches(year, numbers, _venue(site, "iclr", year))
+        with_rates += bool(numbers["rejected"])
+    assert mismatches == []
+    # Not every ICLR year of the corpus lists its rejections; most do, and those get a rate.
+    assert with_rates >= len(FULL_YEARS["iclr"]) // 2
+
+
+def test_iclr_and_neurips_acceptance_rates_within_a_point_of_the_source_files(site, full_years):
+    checked = 0
+    for (conference, year), records in sorted(full_years.items()):
+        got, want = _venue(site, conference, year), expected_rate(records)
+        if want is None:
+            assert got["acceptance_rate"] is None and got["submissions"] is None, (conference, year)
+            continue
+        assert got["acceptance_rate"] is not None and abs(got["acceptance_rate"] - want) <= 0.01, (conference, year)
+        checked += 1
+    assert checked >= 10  # ICLR 2024 and NeurIPS 2024 list no rejections: no rate, rightly
