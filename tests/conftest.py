@@ -358,9 +358,28 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow)
 
 
+_FAULT_LINES: list[str] = []  # the fault table, gathered from test reports (from the xdist workers too)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A fault scenario's table lines ride on its test's report (xdist sends reports to the controller)."""
+    report = yield
+    helpers = sys.modules.get("faults.helpers")
+    if helpers is not None and call.when == "call":
+        report.user_properties.extend(("fault_row", line) for line in helpers.take_lines())
+    return report
+
+
+def pytest_runtest_logreport(report):
+    _FAULT_LINES.extend(value for key, value in report.user_properties if key == "fault_row")
+
+
 def pytest_terminal_summary(terminalreporter):
     """The fault suite's table (tests/faults, tests/cluster), when any of them ran."""
-    helpers = sys.modules.get("faults.helpers")
-    if helpers and helpers.ROWS:
+    if _FAULT_LINES:
+        from faults.helpers import TABLE_HEAD
+
         terminalreporter.section("fault table")
-        terminalreporter.write_line(helpers.table())
+        for line in [TABLE_HEAD, *_FAULT_LINES]:
+            terminalreporter.write_line(line)

@@ -350,14 +350,20 @@ class FaultRow:
     note: str = ""
 
 
-ROWS: list[FaultRow] = []
+ROWS: list[FaultRow] = []  # recorded by this process and not yet handed to a test report (tests/conftest.py)
+TABLE_HEAD = f"{'scenario':<38} {'requests':>8} {'failed':>6} {'lost':>5} {'dup':>4} {'extra':>5}  note"
 
 
-def table() -> str:
-    """The fault table, for the session summary."""
-    head = f"{'scenario':<38} {'requests':>8} {'failed':>6} {'lost':>5} {'dup':>4} {'extra':>5}  note"
-    return "\n".join([head, *(f"{r.scenario:<38} {r.requests:>8} {r.failed:>6} {r.lost:>5} {r.duplicated:>4} "
-                               f"{r.extra:>5}  {r.note}" for r in ROWS)])
+def table_line(row: FaultRow) -> str:
+    return (f"{row.scenario:<38} {row.requests:>8} {row.failed:>6} {row.lost:>5} {row.duplicated:>4} "
+            f"{row.extra:>5}  {row.note}")
+
+
+def take_lines() -> list[str]:
+    """The table lines recorded since the last call (a test's report carries them to the session summary)."""
+    lines = [table_line(row) for row in ROWS]
+    ROWS.clear()
+    return lines
 
 
 def record(scenario: str, load: SearchLoad, expected: set[str], got: list[str], note: str = "") -> FaultRow:
