@@ -1,9 +1,10 @@
 """docker-compose.yml and deploy/Dockerfile, checked without a Docker engine.
 
-1. The real Docker Compose v2 validates and resolves the file (`config`), when a
-   binary is there: the `docker compose` plugin, `docker-compose` v2 on PATH, or
-   .cache/bin/docker-compose made by `bash deploy/install-compose.sh`. Without one
-   the test is skipped, or fails under CI (CI=true, or PAPERLIST_REQUIRE_COMPOSE=1).
+1. Compose's own loader validates and resolves the file (`config`): the `docker compose`
+   plugin or `docker-compose` v2 on PATH when there is one, else .cache/bin/compose-check
+   (deploy/compose-check: compose-go, the loader Compose v2.40.3 runs for `config`, made by
+   `bash deploy/install-compose-check.sh`). Without any the test is skipped, or fails under
+   CI (CI=true, or PAPERLIST_REQUIRE_COMPOSE=1).
 2. Always: the deployment rules, read with PyYAML (which resolves the `<<` merges).
 """
 
@@ -35,7 +36,7 @@ FRONT = "nginx"
 HARDENED = (*APP_SERVICES, FRONT, "redis")  # every capability dropped, read-only root
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "paperlist.conf.template"
 PASSWORDS = {"ELASTIC_PASSWORD": "es-secret", "REDIS_PASSWORD": "redis-secret"}
-INSTALL_HINT = "run `bash deploy/install-compose.sh` (builds compose v2 from source once per machine, ~2.5 min)"
+INSTALL_HINT = "run `bash deploy/install-compose-check.sh` (builds Compose's loader from source once per machine, ~16 s)"
 
 
 # -- the real docker compose -----------------------------------------------------------
@@ -46,17 +47,17 @@ def _compose_candidates() -> list[list[str]]:
         candidates.append(os.environ["PAPERLIST_COMPOSE"].split())
     if shutil.which("docker"):
         candidates.append(["docker", "compose"])
-    local = ROOT / ".cache" / "bin" / "docker-compose"
-    if local.is_file():
-        candidates.append([str(local)])
     on_path = shutil.which("docker-compose")
     if on_path:
         candidates.append([on_path])
+    local = ROOT / ".cache" / "bin" / "compose-check"
+    if local.is_file():
+        candidates.append([str(local)])
     return candidates
 
 
 def _find_compose() -> tuple[list[str] | None, str]:
-    """(command, version) of a Compose v2+, or (None, what was looked at)."""
+    """(command, version) of a Compose v2+ (or of compose-check: compose-go v2), or (None, what was looked at)."""
     seen = []
     for cmd in _compose_candidates():
         try:
