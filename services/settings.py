@@ -93,6 +93,9 @@ class Settings(BaseSettings):
     # bundled sample's have ~60: its tests lower it), and the index the maps live in (unset: <alias>-maps).
     map_min_papers: int = Field(200, alias="PAPERLIST_MAP_MIN_PAPERS", ge=2, le=1_000_000)
     maps_index: str | None = Field(None, alias="PAPERLIST_MAPS_INDEX")
+    # How long a rebuild's lock outlives its worker: a killed rebuild blocks the next one this many
+    # seconds (its heartbeat renews the lock every sixth of it).
+    reindex_lock_ttl: int = Field(60, alias="PAPERLIST_REINDEX_LOCK_TTL", ge=10, le=3600)
 
     @field_validator("index", "maps_index")
     @classmethod

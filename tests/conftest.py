@@ -40,7 +40,9 @@ def _test_settings(**overrides) -> Settings:
     base = load_settings()
     redis_url = base.redis_url.rsplit("/", 1)[0] + f"/{TEST_DB}"
     values = {"ES_URL": base.es_url, "REDIS_URL": redis_url, "PAPERLIST_INDEX": f"test-{uuid.uuid4().hex[:8]}",
-              "PAPERLIST_QUEUE": f"paperlist-test-{uuid.uuid4().hex[:6]}", "PAPERLIST_BATCH_SIZE": "500"}
+              "PAPERLIST_QUEUE": f"paperlist-test-{uuid.uuid4().hex[:6]}", "PAPERLIST_BATCH_SIZE": "500",
+              # A killed rebuild's lock lapses in 20 s, not the default 60 (tests/integration/test_reindex.py waits it out).
+              "PAPERLIST_REINDEX_LOCK_TTL": "20"}
     values.update(overrides)
     return load_settings(**values)
 
@@ -97,7 +99,8 @@ class Worker:
     def start(self, concurrency: int = 2) -> None:
         env = {**os.environ, "ES_URL": self.settings.es_url, "REDIS_URL": self.settings.redis_url,
                "PAPERLIST_QUEUE": self.settings.queue, "PAPERLIST_INDEX": self.settings.index,
-               "PAPERLIST_MAP_MIN_PAPERS": str(self.settings.map_min_papers)}
+               "PAPERLIST_MAP_MIN_PAPERS": str(self.settings.map_min_papers),
+               "PAPERLIST_REINDEX_LOCK_TTL": str(self.settings.reindex_lock_ttl)}
         self.log.parent.mkdir(exist_ok=True)
         node = f"test-{uuid.uuid4().hex[:6]}@%h"
         self.proc = subprocess.Popen(

@@ -41,7 +41,7 @@ from .corpus import CorpusReader
 from .ingested_sources import SourceRegistry
 from .name_pass import run_pass
 from .naming import own_names
-from .reindex_state import LOCK_TTL, CopyProgress, Heartbeat, ReindexError, ReindexState, take_lock
+from .reindex_state import CopyProgress, Heartbeat, ReindexError, ReindexState, take_lock
 from .sources import SourceError
 from .vectors import carried, vector_fields
 from .write_journal import WriteGate, WriteJournal, redis_time
@@ -96,12 +96,13 @@ class Rebuild:
             # A redelivered message of a run that already started (and died): never resume it.
             raise ReindexError(f"run {self.run_id} already started once ({current.get('phase')}); "
                                "stale message dropped — request a new reindex")
-        lock = self.redis.lock(self.state.lock_key, timeout=LOCK_TTL, blocking=False, thread_local=False)
+        ttl = self.settings.reindex_lock_ttl
+        lock = self.redis.lock(self.state.lock_key, timeout=ttl, blocking=False, thread_local=False)
         if not take_lock(lock, self.run_id):
             raise ReindexError("a reindex is already running for this alias")
         started = self.began = time.monotonic()
         try:
-            with Heartbeat(lock) as heartbeat:
+            with Heartbeat(lock, ttl) as heartbeat:
                 outcome = self._rebuild(from_sources, heartbeat)
             outcome.seconds = time.monotonic() - started
             self.state.save(phase="done", message=f"swapped {outcome.old} -> {outcome.new} "

@@ -18,7 +18,7 @@ from services.search.records.schema import serving_settings
 from services.settings import Settings
 
 from .reindex import PAUSE_SECONDS, REPLAY_MARGIN, replay
-from .reindex_state import LOCK_TTL, ReindexError, ReindexState
+from .reindex_state import ReindexError, ReindexState
 from .write_journal import WriteGate, WriteJournal, redis_time
 
 __all__ = ["REQUEST_TTL", "request_reindex", "rollback"]
@@ -54,7 +54,7 @@ def request_reindex(client: redis.Redis, celery, settings: Settings, alias: str,
 def rollback(settings: Settings, es: Elasticsearch, client: redis.Redis, alias: str) -> tuple[str, str]:
     """Point the alias back at the newest previous index, replaying writes made since it was retired."""
     state = ReindexState(client, alias)
-    lock = client.lock(state.lock_key, timeout=LOCK_TTL, blocking=False)
+    lock = client.lock(state.lock_key, timeout=settings.reindex_lock_ttl, blocking=False)
     if not lock.acquire():
         raise ReindexError("a reindex is running; roll back after it ends")
     try:

@@ -12,8 +12,7 @@ import redis
 
 from services import redis_keys
 
-LOCK_TTL = 60
-HEARTBEAT = 10
+BEATS_PER_TTL = 6  # the heartbeat renews the lock this many times per TTL (settings.reindex_lock_ttl)
 
 
 class ReindexError(RuntimeError):
@@ -85,14 +84,15 @@ class CopyProgress:
 class Heartbeat:
     """Keeps the lock alive while the rebuild runs; stops when the process dies."""
 
-    def __init__(self, lock):
+    def __init__(self, lock, ttl: float):
         self.lock = lock
+        self.every = ttl / BEATS_PER_TTL
         self.stopped = threading.Event()
         self.lost = False
         self.thread = threading.Thread(target=self._beat, daemon=True, name="reindex-heartbeat")
 
     def _beat(self) -> None:
-        while not self.stopped.wait(HEARTBEAT):
+        while not self.stopped.wait(self.every):
             try:
                 if not self.lock.reacquire():
                     self.lost = True
@@ -105,7 +105,7 @@ class Heartbeat:
 
     def __exit__(self, *exc):
         self.stopped.set()
-        self.thread.join(timeout=HEARTBEAT)
+        self.thread.join(timeout=self.every)
 
 
 def take_lock(lock, run_id: str) -> bool:
