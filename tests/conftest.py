@@ -314,10 +314,10 @@ def corpus_dir() -> Path | None:
     return path if path.is_dir() else None
 
 
-# The services tier runs in two processes (deploy/test: pytest-xdist's ``-n 2 --dist loadfile``), each
+# The services tier runs in three processes (deploy/test: pytest-xdist's ``-n 3 --dist loadfile``), each
 # with a session of its own: its own Celery worker on its own queue, its own sample ingest and web
 # app. A test file runs whole in one process (its module fixtures are set up once). The files with
-# slow tests are handed out first, so that neither process is left alone with a long one at the end.
+# slow tests are handed out first, so that no process is left alone with a long one at the end.
 
 _STARTED = pytest.StashKey[list]()
 
