@@ -233,6 +233,7 @@ def web_settings(settings, sample_alias):
     return _test_settings(PAPERLIST_INDEX=sample_alias, PAPERLIST_QUEUE=settings.queue,
                           REDIS_URL=settings.redis_url, PAPERLIST_ADMIN_TOKEN="test-token",
                           PAPERLIST_RATE_LIMIT_ENABLED="false", PAPERLIST_SEARCH_BUDGET="10",
+                          PAPERLIST_FACETS_BUDGET="5",  # a loaded CI box once left a page's facets out
                           PAPERLIST_READY_BUDGET="5")
 
 
@@ -314,7 +315,7 @@ def corpus_dir() -> Path | None:
     return path if path.is_dir() else None
 
 
-# The services tier runs in three processes (deploy/test: pytest-xdist's ``-n 3 --dist loadfile``), each
+# The services tier runs in two processes (deploy/test: pytest-xdist's ``-n 2 --dist loadfile``), each
 # with a session of its own: its own Celery worker on its own queue, its own sample ingest and web
 # app. A test file runs whole in one process (its module fixtures are set up once). The files with
 # slow tests are handed out first, so that no process is left alone with a long one at the end.
