@@ -4,20 +4,30 @@ from __future__ import annotations
 
 from services.search import limits
 from services.search.query import breadth
-from services.search.query.request import SearchRequest
+from services.search.query.request import SearchRequest, parse_request
 from services.search.query.search_body import build_search
 
 
 def test_only_a_short_query_counting_facets_is_counted_first():
     short = SearchRequest(q="learning")
     body = build_search(short)
-    assert breadth.count_body(short, body) == {"query": body["query"], "size": 0, "track_total_hits": True}
+    assert breadth.count_body(short, body) == {"query": body["query"], "post_filter": body["post_filter"],
+                                               "size": 0, "track_total_hits": True}  # what the page lists
     assert breadth.count_body(SearchRequest(q=""), build_search(SearchRequest(q=""))) is not None  # every paper
     long = SearchRequest(q="graph neural networks")
     assert breadth.count_body(long, build_search(long)) is None
     assert breadth.count_body(short, {**body, "knn": {}}) is None  # kNN counts its k neighbours
     no_facets = SearchRequest(q="learning", counted=())  # a feed, an export: nothing to sample
     assert breadth.count_body(no_facets, build_search(no_facets)) is None
+
+
+def test_a_filtered_page_counts_what_it_lists_not_its_query_alone():
+    """A conference-year page has no words (its query matches every paper): its filters decide its breadth."""
+    page = parse_request({"conference": ["icml"], "year": ["2020"]})
+    body = build_search(page)
+    check = breadth.count_body(page, body)
+    assert check is not None and check["query"] == body["query"]
+    assert check["post_filter"] == body["post_filter"] and "icml" in str(check["post_filter"])
 
 
 def test_the_sample_share_holds_about_the_sample_size_past_the_line():
