@@ -588,14 +588,14 @@ def test_counts_on_a_sample_are_read_as_estimates():
 
 def _sent(es: _FakeES) -> list[dict]:
     """The searches sent, without the count a short query is first asked for (is it broad? tested apart)."""
-    return [body for body in es.calls if set(body) != {"query", "size", "track_total_hits"}]
+    return [body for body in es.calls if set(body) != {"query", "post_filter", "size", "track_total_hits"}]
 
 
 def test_a_short_query_is_counted_first_and_a_broad_one_gets_estimated_facet_counts():
     es = _FakeES(SAMPLE_FACETS_ABOVE + 1)
     results = PaperSearch(es, "papers").search(req(q="learning"))
     count, search = es.calls[:2]
-    assert count == {"query": search["query"], "size": 0, "track_total_hits": True}
+    assert count == {"query": search["query"], "post_filter": search["post_filter"], "size": 0, "track_total_hits": True}
     assert list(search["aggs"]) == ["sampled"] and search["aggs"]["sampled"]["random_sampler"]["probability"] < 0.5
     assert results.total == SAMPLE_FACETS_ABOVE + 1
     es = _FakeES(SAMPLE_FACETS_ABOVE)
