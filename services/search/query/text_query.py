@@ -40,6 +40,9 @@ PREFIX_FIELDS = ("title.exact^4", "authors_folded^2", "keywords.exact^2", "abstr
 # title word. Only whole keys: the words of names are not matched apart (names restate title
 # phrases, and matching their words again lifted titles over keywords: -3 points of topical precision).
 NAME_KEY_FIELD = "name_keys"
+# ... and when it is how the field shortens one of the title's networks ("protonet", "convnets":
+# paper_names.contractions), scored like a title word too; no known-item factor reads it.
+CONTRACTION_FIELD = "title_contractions"
 TITLE_KEY_FIELD = "title_key"
 TITLE_START_WORDS = 2  # words of text from which a cut last word may match the title the text starts
 NAME_KEY_BOOST = 4.0
@@ -133,7 +136,8 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
     key = query_key(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else ""
     if key:
-        query = {"bool": {"should": [query, {"term": {NAME_KEY_FIELD: {"value": key, "boost": NAME_KEY_BOOST}}}],
+        query = {"bool": {"should": [query, {"term": {NAME_KEY_FIELD: {"value": key, "boost": NAME_KEY_BOOST}}},
+                                     {"term": {CONTRACTION_FIELD: {"value": key, "boost": NAME_KEY_BOOST}}}],
                           "minimum_should_match": 1}}
     return query
 

@@ -8,7 +8,7 @@ from services.search.catalogue import taxonomy, venues
 
 from .model import Author, Links, Paper, Publication, ReviewScore, affiliations_of, title_key
 from .name_keys import author_key, strip_accents
-from .paper_names import fold, name_keys
+from .paper_names import contractions, fold, name_keys
 
 # Source fields a result list needs; the detail page reads the whole document.
 SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
@@ -22,6 +22,7 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
     doc = paper.model_dump()
     doc.update(
         title_key=title_key(paper.title),
+        title_contractions=contractions(paper.title),
         **name_fields(paper),
         topic_labels=[taxonomy.label(t) for t in paper.topics],
         author_names=paper.author_names,

@@ -28,6 +28,14 @@ _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _LETTER_DIGIT = re.compile(r"[A-Za-z][^-]*\d|\d[^-]*[A-Za-z]")
 # Digits with a unit or an ordinal ("3D", "4K", "2nd", "10x") are not names.
 _MEASURE = re.compile(r"^\d+(?:[A-Za-z]|st|nd|rd|th|x)$")
+# How the field shortens a network's name: the word before "network(s)" cut to its first letters,
+# then "net" ("Prototypical Networks" -> ProtoNet, "Convolutional (Neural) Networks" -> ConvNet,
+# "Residual Networks" -> ResNet, "Capsule Networks" -> CapsNet). A word of at least CONTRACTED_MIN
+# letters is cut, to no fewer than that; "neural" between them is dropped, as people drop it.
+NET_WORDS = frozenset(("network", "networks", "net", "nets"))
+CONTRACTED_MIN = 3
+_DROPPED = frozenset(("neural",))
+_KEY_WORD = re.compile(r"[a-z0-9]+")
 
 
 def fold(text: str) -> str:
@@ -89,6 +97,18 @@ def finish_key(raw: str) -> str:
     if len(raw) > 3 and raw.endswith("s") and not raw.endswith("ss"):
         raw = raw[:-1]
     return raw if MIN_KEY_CHARS <= len(raw) <= MAX_KEY_CHARS else ""
+
+
+def contractions(title: str) -> list[str]:
+    """The keys a title's networks are shortened to, singular and plural ("protonet", "protonets",
+    "prototypicalnet", ... of "Prototypical Networks for Few-shot Learning"): one more place a typed
+    word can match the title (a weak one: it is no name the paper gave itself, so no known-item factor)."""
+    words = [w for w in _KEY_WORD.findall(fold(title)) if w not in _DROPPED]
+    out: list[str] = []
+    for word, after in zip(words, words[1:]):
+        if after in NET_WORDS and word.isalpha() and len(word) >= CONTRACTED_MIN and word not in NET_WORDS:
+            out += [f"{word[:k]}{net}" for k in range(CONTRACTED_MIN, len(word) + 1) for net in ("net", "nets")]
+    return list(dict.fromkeys(out))
 
 
 def name_keys(names: list[str]) -> list[str]:

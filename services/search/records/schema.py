@@ -22,8 +22,9 @@ from .embedding import DIMS
 # tier_rank (sorts); 9: name_key and prominence, for known-item ranking, and author names without
 # length norms; 10: the names a paper is known by (names, given_names, name_keys,
 # intro_keys, introduced, mentions; issue 29) in place of name_key, and author names folded for
-# matching (authors_folded)
-SCHEMA_VERSION = 10
+# matching (authors_folded); 11: the title's networks as people shorten them (title_contractions:
+# "protonet" of "Prototypical Networks")
+SCHEMA_VERSION = 11
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
 ENGLISH_STOPWORDS = frozenset((
@@ -86,6 +87,9 @@ MAPPINGS: dict[str, Any] = {
             },
         },
         "title_key": {"type": "keyword"},
+        # The title's networks as the field shortens them ("convnets" of "Convolutional Networks",
+        # paper_names.contractions): a typed word matches the title there too.
+        "title_contractions": {"type": "keyword"},
         # The names a paper is known by (services.search.records.paper_names): its own and those the corpus
         # gives it (stored), matched as whole folded keys ("vq-vae", "VQVAE" -> "vqvae"; a name's
         # words are the title's and abstract's, already matched there); the keys of the names it introduced.

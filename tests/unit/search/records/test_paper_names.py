@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.search.records.paper_names import (
+    contractions,
     fold,
     name_key,
     name_like,
@@ -64,3 +65,14 @@ def test_greek_letters_are_spelled_out_not_dropped():
     assert name_key("μBench") == name_key("µBench") == "mubench"  # Greek mu and the micro sign
     assert name_key("@BENCH") == "bench"
     assert name_key("ϵ-greedy") == "epsilongreedy" and name_key("ΣNet") == "sigmanet"
+
+
+def test_a_titles_networks_as_the_field_shortens_them():
+    assert {"protonet", "protonets"} <= set(contractions("Prototypical Networks for Few-shot Learning"))
+    assert "convnets" in contractions("Deformable Convolutional Networks")
+    assert "convnet" in contractions("ImageNet Classification with Deep Convolutional Neural Networks")
+    assert "resnet" in contractions("Wide Residual Networks")
+    # Cut to three letters at least, and only the word right before the network.
+    assert "prnet" not in contractions("Prototypical Networks") and "deformnet" not in contractions(
+        "Deformable Convolutional Networks")
+    assert contractions("Networks of Spiking Neurons") == [] and contractions("Dynamic Routing Between Capsules") == []
