@@ -255,7 +255,7 @@ function initSearchBox(loadResults) {
   const list = $("#suggestions");
   if (!form || !input || !list) { return null; }
   const suggestions = createSuggestions(input, list, form.getAttribute("data-suggest-url"),
-                                        Number(form.getAttribute("data-suggest-max")) || 100);
+                                        Number(form.getAttribute("data-suggest-max")) || Infinity);
   let typingTimer = null;
   const stopTyping = () => clearTimeout(typingTimer);
   input.addEventListener("input", () => {
@@ -438,7 +438,7 @@ const LIST_KEY = "paperlist.readingList";
 
 function createReadingList() {
   const link = $("[data-list-link]");
-  const max = Number((link && link.getAttribute("data-list-max")) || 100);
+  const max = Number(link && link.getAttribute("data-list-max")) || Infinity;  // the page carries the server's limit
   const read = () => {
     try {
       const ids = JSON.parse(localStorage.getItem(LIST_KEY) || "[]");
