@@ -20,8 +20,8 @@ SUGGEST_BELOW = 5          # offer "did you mean" when a search finds fewer hits
 SAMPLE_FACETS_ABOVE = 50_000  # papers a search's words match above which its facet counts are estimated from a
                            # random sample ("about"): counting all 137k of ``learning`` was half its cost
 FACET_SAMPLE = 10_000      # papers in that sample (about; the probability is this over the papers matched)
-SAMPLE_CHECK_WORDS = 2     # words of free text up to which a search is first counted to tell whether it is broad
-                           # (no scoring: 1-3 ms); longer queries are counted exactly without asking
+SAMPLE_CHECK_WORDS = 1     # content words (stopwords aside) up to which a search is first counted to tell whether
+                           # it is broad (a round trip before the search); longer queries are counted exactly
 LONG_TEXT_WORDS = 12       # a query of this many words that finds nothing was likely pasted: point to "papers like this text"
 EXPORT_LIMIT = 1000        # papers in one export
 MAP_MATCHES = 1000         # papers of a search a venue-year's map highlights (its first, by the search's order)

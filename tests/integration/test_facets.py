@@ -82,6 +82,6 @@ def test_a_broad_search_counts_its_facets_on_a_sample_and_says_so(client, monkey
     top = exact["facets"]["conference"][0]
     estimate = {v["value"]: v["count"] for v in sampled["facets"]["conference"]}[top["value"]]
     assert abs(estimate - top["count"]) <= 0.25 * top["count"], (top, estimate)
-    assert _search(client, q="learning robot", **own)["facets_estimated"] is False  # fewer: counted exactly
+    assert _search(client, q="learning robot", **own)["facets_estimated"] is False  # two words: counted exactly
     page = client.get("/search", query_string={"q": "learning", "sort": "newest"}).get_data(as_text=True)
     assert "counts below are estimates" in page and 'class="count">≈ ' in page

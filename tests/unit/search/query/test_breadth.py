@@ -14,8 +14,11 @@ def test_only_a_short_query_counting_facets_is_counted_first():
     assert breadth.count_body(short, body) == {"query": body["query"], "post_filter": body["post_filter"],
                                                "size": 0, "track_total_hits": True}  # what the page lists
     assert breadth.count_body(SearchRequest(q=""), build_search(SearchRequest(q=""))) is not None  # every paper
-    long = SearchRequest(q="graph neural networks")
-    assert breadth.count_body(long, build_search(long)) is None
+    for text in ("graph neural networks", "deep learning"):  # two content words: counted exactly, no round trip
+        long = SearchRequest(q=text)
+        assert breadth.count_body(long, build_search(long)) is None
+    the_model = SearchRequest(q="the model")  # one content word: may match most of the corpus
+    assert breadth.count_body(the_model, build_search(the_model)) is not None
     assert breadth.count_body(short, {**body, "knn": {}}) is None  # kNN counts its k neighbours
     no_facets = SearchRequest(q="learning", counted=())  # a feed, an export: nothing to sample
     assert breadth.count_body(no_facets, build_search(no_facets)) is None
