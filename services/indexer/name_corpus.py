@@ -38,7 +38,7 @@ import ahocorasick
 
 from services.search.records.paper_names import (
     finish_key,
-    fold,
+    key_words,
     name_key,
     name_like,
     names_in_order,
@@ -68,7 +68,6 @@ SCATTERED_TITLES = 3    # content words, when at most this many titles of the co
 _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
                    "at", "as", "is", "are", "or", "its", "their"))
 _NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
-_TITLE_WORD = re.compile(r"[a-z0-9]+")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
@@ -109,7 +108,7 @@ def _singular(word: str) -> str:
 
 
 def _title_words(title: str) -> tuple[str, ...]:
-    return tuple(_singular(w) for w in _TITLE_WORD.findall(fold(title).replace("-", " ")))
+    return tuple(_singular(w) for w in key_words(title))
 
 
 class _Texts:
@@ -146,7 +145,8 @@ class _Texts:
 
 
 def _fold_text(text: str) -> str:
-    """:func:`fold` for whole abstracts: the combining marks of NFKD removed by one pattern."""
+    """:func:`~services.search.records.paper_names.fold` for whole abstracts: the combining marks of NFKD
+    removed by one pattern."""
     if text.isascii():
         return text.casefold()
     return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold()

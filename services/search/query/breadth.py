@@ -24,15 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 from services.search import limits
-from services.search.records.schema import ENGLISH_STOPWORDS
 
 from .request import SearchRequest
 
 
 def count_body(req: SearchRequest, body: dict[str, Any]) -> dict[str, Any] | None:
     """The count that tells whether ``req`` (sent as ``body``) is broad, or None: it cannot be."""
-    words = [w for w in req.parsed.free_text().split() if w.lower() not in ENGLISH_STOPWORDS]
-    if not req.counted_facets or "knn" in body or len(words) > limits.SAMPLE_CHECK_WORDS:
+    if not req.counted_facets or "knn" in body or len(req.parsed.content_words()) > limits.SAMPLE_CHECK_WORDS:
         return None
     listed = {"post_filter": body["post_filter"]} if "post_filter" in body else {}
     return {"query": body["query"], **listed, "size": 0, "track_total_hits": True}

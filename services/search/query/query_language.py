@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from services.search.catalogue.venues import canonical_slug
 from services.search.limits import MAX_QUERY, MAX_YEAR, MIN_YEAR
+from services.search.records.schema import ENGLISH_STOPWORDS
 
 MAX_TERM_CHARS = 100
 MAX_CLAUSES = 32
@@ -126,6 +127,10 @@ class ParsedQuery:
             if term.field is None and not term.prefix:
                 parts.append(term.text)
         return " ".join(parts)
+
+    def content_words(self) -> list[str]:
+        """The free text's words that say what is sought: stopwords ("the", "of", "for") aside."""
+        return [word for word in self.free_text().split() if word.lower() not in ENGLISH_STOPWORDS]
 
 
 # --- lexing -----------------------------------------------------------------------------

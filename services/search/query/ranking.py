@@ -107,7 +107,7 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
         # begins "The Role of" or ends "Depth of"): the titles starting with those words, word for word.
         out.append(("title_start", {"prefix": {"title_key": key + " "}}))
     out += _name_author(parsed.free_text().split())
-    words = [w for w in parsed.free_text().split() if w.lower() not in ENGLISH_STOPWORDS]
+    words = parsed.content_words()
     low, high = AUTHOR_TITLE_WORDS
     if low <= len(words) <= high:
         for i, word in enumerate(words):

@@ -136,9 +136,10 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
     key = query_key(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else ""
     if key:
-        query = {"bool": {"should": [query, {"term": {NAME_KEY_FIELD: {"value": key, "boost": NAME_KEY_BOOST}}},
-                                     {"term": {CONTRACTION_FIELD: {"value": key, "boost": NAME_KEY_BOOST}}}],
-                          "minimum_should_match": 1}}
+        # Keyword fields: one term per field, their scores summed (most_fields), as a title word's are.
+        keys = {"multi_match": {"query": key, "type": "most_fields", "boost": NAME_KEY_BOOST,
+                                "fields": [NAME_KEY_FIELD, CONTRACTION_FIELD]}}
+        query = {"bool": {"should": [query, keys], "minimum_should_match": 1}}
     return query
 
 
@@ -171,15 +172,14 @@ def _clause(clause: Clause) -> dict[str, Any]:
     return {"bool": {"should": queries, "minimum_should_match": 1}}
 
 
-def _boosts(text: str) -> list[dict[str, Any]]:
+def _boosts(text: str, content: list[str]) -> list[dict[str, Any]]:
     """Optional clauses that order results: unstemmed hits, phrase proximity (the exact title,
     the name and the title's start are factors of :mod:`.ranking`).
 
-    Stopwords do not count: "the" in the unstemmed abstracts, or a phrase of "learning to",
+    Stopwords do not count (``content`` is the text's words without them): "the" in the unstemmed abstracts, or a phrase of "learning to",
     scores nearly every paper's postings (the slowest queries of the load mix, 150-170 ms,
     were such title fragments) and orders nothing.
     """
-    content = [word for word in text.split() if word.lower() not in ENGLISH_STOPWORDS]
     should: list[dict[str, Any]] = []
     if content:
         should.append({"multi_match": {"query": " ".join(content), "type": "most_fields",
@@ -293,7 +293,7 @@ def compile_query(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str
         must_not.append({"range": {"year": {"gte": low, "lte": high}}})
     body: dict[str, Any] = {"must": must or [{"match_all": {}}]}
     text = parsed.free_text()
-    should = _boosts(text) if text else []
+    should = _boosts(text, parsed.content_words()) if text else []
     if typed and not expand_last and TYPED_SCORE_FIELDS.get(typed.field):
         # Scores only: the last word where it starts a title word, a name or a keyword ("networks" in
         # "network", "networking") counts again — +7 points of topical precision@10 (bench/topical.py).

@@ -43,6 +43,12 @@ def fold(text: str) -> str:
     return strip_accents(text).casefold()
 
 
+def key_words(text: str) -> list[str]:
+    """A text's words as keys are made of them: folded, letters and digits only ("Meta-Learning" ->
+    "meta", "learning")."""
+    return _KEY_WORD.findall(fold(text))
+
+
 def name_key(name: str) -> str:
     """The key of a name: ``VQ-VAE``, ``vqvae``, ``VQ VAE`` -> ``vqvae``; ``T-5`` -> ``t5``;
     ``DDIMs`` -> ``ddim``; ``Prototypical Networks`` -> ``prototypicalnetwork``; "" when too short or
@@ -103,7 +109,7 @@ def contractions(title: str) -> list[str]:
     """The keys a title's networks are shortened to, singular and plural ("protonet", "protonets",
     "prototypicalnet", ... of "Prototypical Networks for Few-shot Learning"): one more place a typed
     word can match the title (a weak one: it is no name the paper gave itself, so no known-item factor)."""
-    words = [w for w in _KEY_WORD.findall(fold(title)) if w not in _DROPPED]
+    words = [w for w in key_words(title) if w not in _DROPPED]
     out: list[str] = []
     for word, after in zip(words, words[1:]):
         if after in NET_WORDS and word.isalpha() and len(word) >= CONTRACTED_MIN and word not in NET_WORDS:

@@ -366,9 +366,9 @@ def word_query(text: str, zero_terms: bool = True) -> dict:
 
 def named(query: dict, text: str) -> dict:
     key = name_key(text)
-    places = [{"term": {field: {"value": key, "boost": text_query.NAME_KEY_BOOST}}}
-              for field in ("name_keys", "title_contractions")]
-    return {"bool": {"should": [query, *places], "minimum_should_match": 1}} if key else query
+    keys = {"multi_match": {"query": key, "type": "most_fields", "boost": text_query.NAME_KEY_BOOST,
+                            "fields": ["name_keys", "title_contractions"]}}
+    return {"bool": {"should": [query, keys], "minimum_should_match": 1}} if key else query
 
 
 def typed_query(text: str) -> dict:
