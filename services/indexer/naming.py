@@ -3,7 +3,7 @@
 A method's name is usually not in its title: the abstract coins it ("We present GraphSAGE,
 a general, inductive framework", "a new algorithm named WGAN", "the new framework, called
 DEtection TRansformer or DETR", "Our model, the Vector Quantised-Variational AutoEncoder
-(VQ-VAE)"). :func:`own_names` finds them with a few patterns of how abstracts introduce a
+(VQ-VAE)", "The agent, which we refer to as Gato", "we propose the TuRBO algorithm"). :func:`own_names` finds them with a few patterns of how abstracts introduce a
 name, and keeps only spans that look like names (a coined word, or a Title Case phrase),
 so "we propose a new method for training GANs" names nothing. An acronym the abstract defines
 counts when it shortens the paper's own title or a coined phrase ("called Trust Region Policy
@@ -19,16 +19,19 @@ import re
 import tomllib
 from pathlib import Path
 
-from services.search.records.paper_names import name_key, name_like, names_in_order, title_name
+from services.search.records.paper_names import key_words, name_key, name_like, names_in_order, title_name
 
 from .acronyms import Definition, definitions
 
 MAX_OWN_NAMES = 6
 MAX_SPAN_WORDS = 6
+LOOSE_LETTERS = 5  # letters of each word a defined long form and the whole title share ("estim": Estimator,
+LOOSE_WORDS = 3    # Estimation), in a title of at least this many words
 VOCAB = Path(__file__).with_name("vocab") / "naming.toml"
 
 _ABBREVIATION = re.compile(r"^(?:e\.g|i\.e|et al|etc|vs|cf|[A-Z])\.$")
 _TOKEN = re.compile(r"[^\s]+")
+_DASH = re.compile(r"\s*\u2014\s*|\s+\u2013\s+")  # an em dash, or a spaced en dash (not a range: "10–20")
 _EDGE_PUNCT = "\"'“”‘’`"
 
 
@@ -36,9 +39,10 @@ _EDGE_PUNCT = "\"'“”‘’`"
 def _vocab() -> dict[str, frozenset[str]]:
     data = tomllib.loads(VOCAB.read_text(encoding="utf-8"))
     vocab = {key: frozenset(w.lower() for w in words) for key, words in data.items()}
-    # The words a trigger ends with, as split from the text ("model," after "our").
+    # The words a trigger ends with, as split from the text ("model," after "our"; "as" of "refer to as").
     vocab["triggers"] = (vocab["naming_words"] | vocab["naming_verbs"] | vocab["introducing_verbs"]
-                         | {f"{noun}," for noun in vocab["our_nouns"]})
+                         | {f"{noun}," for noun in vocab["our_nouns"]}
+                         | {phrase.split()[-1] for phrase in vocab["naming_phrases"]})
     return vocab
 
 
@@ -58,6 +62,7 @@ def own_names(title: str, abstract: str) -> list[str]:
 
 def coined_names(abstract: str) -> list[str]:
     """Names the abstract introduces (see the module docstring), as written."""
+    abstract = _DASH.sub(", ", abstract)  # "We present mBART—a sequence-to-sequence ...": an apposition
     words = abstract.split()
     lowered = abstract.lower().split()
     if len(words) != len(lowered):  # a lowercase that changed the words (never seen): no names
@@ -91,6 +96,8 @@ def _strength(lowered: list[str], i: int) -> str | None:
     before = lowered[i - 1] if i else ""
     if word in vocab["naming_words"]:
         return NAMING
+    if any(lowered[max(i - len(p) + 1, 0):i + 1] == p for p in map(str.split, vocab["naming_phrases"])):
+        return NAMING  # "which we refer to as Gato"
     if word in vocab["naming_verbs"] and before == "we":
         return NAMING
     if word in vocab["introducing_verbs"] and (
@@ -110,15 +117,17 @@ def _spans_after(words: list[str], lowered: list[str], i: int, kind: str) -> lis
     vocab = _vocab()
     strong = kind != VERB
     start = i
-    while i < len(words) and lowered[i] in vocab["skippable"]:
+    while i < len(words) and lowered[i] in vocab["skippable"] and not (
+            words[i][:1].isupper() and lowered[i] in vocab["our_nouns"]):  # "we propose Model Editor Networks"
         i += 1
     common = not strong and any(w in ("a", "an") for w in lowered[start:i])
+    definite = "the" in lowered[start:i]
     out = []
     while i < len(words):
         span, end = _span(words, lowered, i)
         if not span or not _acceptable(span, words, end, strong) or (common and not any(map(name_like, span))):
             break
-        if not strong and _modifies(words, lowered, end):
+        if not strong and _modifies(words, lowered, end) and not (definite and _headed(span, lowered, end)):
             break  # "we propose an OOD detection algorithm": the name of something else, used as a modifier
         if kind == APPOSITION and not _set_off(words, end):
             break  # "to train our model, CLIP is utilized": a clause, not "our model, the X (Y), ..."
@@ -141,6 +150,13 @@ def _modifies(words: list[str], lowered: list[str], end: int) -> bool:
         return False
     nxt = lowered[end]
     return bool(nxt) and words[end][:1].islower() and nxt not in _vocab()["follows_a_name"]
+
+
+def _headed(span: list[str], lowered: list[str], end: int) -> bool:
+    """Whether a coined word is followed by its head noun: "the TuRBO algorithm" names TuRBO."""
+    vocab = _vocab()
+    return (len(span) == 1 and name_like(span[0]) and not span[0].lower().endswith(tuple(vocab["adjective_endings"]))
+            and end < len(lowered) and lowered[end] in vocab["head_nouns"])
 
 
 def _span(words: list[str], lowered: list[str], i: int) -> tuple[list[str], int]:
@@ -200,4 +216,13 @@ def _own_acronyms(title: str, coined: list[str], found_all: list[Definition]) ->
         return []
     own = {name_key(title), name_key(title_name(title))} | {name_key(c) for c in coined}
     own.discard("")
-    return [found.short for found in found_all if name_key(found.long) in own]
+    loose = _loose(title)
+    return [found.short for found in found_all if name_key(found.long) in own or (loose and _loose(found.long) == loose)]
+
+
+def _loose(text: str) -> str:
+    """A phrase of at least :data:`LOOSE_WORDS` words with each cut to its first :data:`LOOSE_LETTERS` letters, so
+    that an abstract's "Mutual Information Neural Estimator (MINE)" is the title "Mutual Information Neural
+    Estimation" ("" when shorter: "Machine Translationese" is not the field's "Machine Translation (MT)")."""
+    words = key_words(text)
+    return " ".join(w[:LOOSE_LETTERS] for w in words) if len(words) >= LOOSE_WORDS else ""

@@ -19,6 +19,14 @@ from services.indexer.naming import coined_names, own_names
     ("In this work we present a Convolutional Neural Network (CNN) to predict quality.", []),  # a common noun
     ("We present Tacotron, an end-to-end generative text-to-speech model.", ["Tacotron"]),
     ("We present. In this setting the models were called, as usual, baselines.", []),
+    ("The agent, which we refer to as Gato, works as a multi-modal policy.", ["Gato"]),
+    ("The problem, commonly referred to as the Lasso, leads to sparse solutions.", []),  # a field's term
+    ("We propose the TuRBO algorithm that fits a collection of local models.", ["TuRBO"]),  # named by its head noun
+    ("We propose an OOD detection algorithm that works.", []),  # a modifier of another noun
+    ("We propose the MLP-like architecture for images.", []),  # an adjective made of a name
+    ("We present mBART—a sequence-to-sequence denoising auto-encoder.", ["mBART"]),  # a dash sets it off
+    ("To train a model with this skill, we created ENTAILMENTBANK, the first dataset of trees.", ["ENTAILMENTBANK"]),
+    ("In this work we proposed GraphSAGE, a general, inductive framework.", ["GraphSAGE"]),  # past tense too
 ])
 def test_what_an_abstract_coins(abstract, names):
     assert coined_names(abstract) == names
@@ -45,3 +53,16 @@ def test_a_coined_name_that_starts_a_defined_long_form_is_that_long_form():
     assert own_names("DETR With Additional Global Aggregation for Cross-Domain Detection",
                      "Such motivated, we propose DETR with additional Global Aggregation (DETR-GA), a detector.") \
         == ["DETR with additional Global Aggregation", "DETR-GA"]
+
+
+def test_an_acronym_whose_long_form_is_the_title_but_for_word_endings_is_its_name():
+    assert own_names("Mutual Information Neural Estimation",
+                     "We present a Mutual Information Neural Estimator (MINE) that is linearly scalable.") == ["MINE"]
+    # two words are too few to tell a title from the field's term it ends differently
+    assert own_names("Machine Translationese", "Machine Translation (MT) output differs from human text.") == []
+
+
+def test_a_capitalised_noun_after_the_verb_is_the_names_first_word():
+    assert own_names("Fast Model Editing at Scale", "We propose Model Editor Networks using Gradient Decomposition "
+                     "(MEND), a collection of small auxiliary editing networks.") == \
+        ["Model Editor Networks using Gradient Decomposition", "MEND"]
