@@ -124,10 +124,11 @@ class PaperSearch:
     def search(self, req: SearchRequest) -> SearchResults:
         """The results of ``req``, or of what it means when its words matched (nearly) nothing (:meth:`_meant`)."""
         results = self._hits_first(req)
-        if not self._may_mean_more(req, results.matched):
+        if not self._may_mean_more(req, results.matched) or self._named(req, results.matched,
+                                                                        [hit.paper for hit in results.hits]):
             return results
         try:
-            meant = self._meant(req, results.matched, suggest=not corrections.names_a_hit(req, results.hits))
+            meant = self._meant(req, results.matched)
         except (TimedOut, BudgetSpent):
             # The hits are what was asked for: a correction or "did you mean" that runs out of time is left out.
             results.left_out = (*results.left_out, LEFT_OUT_SUGGESTIONS)
@@ -142,6 +143,15 @@ class PaperSearch:
     def _may_mean_more(self, req: SearchRequest, matched: int) -> bool:
         return matched < limits.SUGGEST_BELOW and req.mode != "semantic" and bool(req.parsed.free_text())
 
+    @staticmethod
+    def _named(req: SearchRequest, matched: int, papers: Sequence[Paper]) -> bool:
+        """Whether the words name one of the few papers they matched (its title, the name before its colon, an
+        author): typed whole, they mean what they say, so neither a word still being typed nor a "did you mean"
+        is looked for. Every read of a request decides it alike (search, trends, export, feed): each holds all
+        of those papers, unless it shows a later page or fewer of them (then it is not named: their counts
+        decide, as for any request)."""
+        return matched <= len(papers) and corrections.names_a_paper(req, papers)
+
     def _meant(self, req: SearchRequest, matched: int, *, suggest: bool = True) -> Meant:
         """What a request whose words matched few papers means: the same words with the last one still
         being typed (``direct preference optim``), or — when they matched nothing — the spelling
@@ -152,9 +162,9 @@ class PaperSearch:
 
         ``suggest=False``: no "did you mean" is wanted when the words matched something. The phrase
         suggester costs 2-6x the search itself on the full corpus (150-300 ms against 40-140 ms) and,
-        past zero hits, only ever adds a link: it is skipped when the query names one of its hits
-        (:func:`.answers.corrections.names_a_hit`) and for the reads that only need the set (trends, export,
-        feed). With zero hits it always runs: its correction replaces the answer.
+        past zero hits, only ever adds a link: the reads that only need the set (trends, export, feed)
+        skip it. With zero hits it always runs: its correction replaces the answer. (Words that name one
+        of the papers they matched never get here: :meth:`_named`.)
         """
         meant = Meant(req)
         words = req.without_filters()
@@ -182,9 +192,12 @@ class PaperSearch:
                 meant.suggestion = corrected_q
         return meant
 
-    def _meant_request(self, req: SearchRequest, matched: int) -> SearchRequest:
-        """The request another read of ``req`` answers for (trends, export, feed follow the search)."""
-        return self._meant(req, matched, suggest=False).request if self._may_mean_more(req, matched) else req
+    def _meant_request(self, req: SearchRequest, matched: int, papers: Sequence[Paper]) -> SearchRequest:
+        """The request another read of ``req`` answers for (trends, export, feed follow the search), from the
+        papers it matched and the first of them it read."""
+        if not self._may_mean_more(req, matched) or self._named(req, matched, papers):
+            return req
+        return self._meant(req, matched, suggest=False).request
 
     def _count(self, req: SearchRequest) -> int:
         """How many papers ``req``'s words match (no hits, facets or highlights fetched)."""
@@ -230,7 +243,7 @@ class PaperSearch:
     def export(self, req: SearchRequest, limit: int = limits.EXPORT_LIMIT) -> Exported:
         """Up to ``limit`` papers of the result set, in its order, with every field, and the set's size."""
         exported = self._export(req, limit)
-        meant = self._meant_request(req, exported.total)
+        meant = self._meant_request(req, exported.total, exported.papers)
         return exported if meant is req else self._export(meant, limit)
 
     def _export(self, req: SearchRequest, limit: int) -> Exported:
@@ -244,13 +257,15 @@ class PaperSearch:
     @translating
     def trends(self, req: SearchRequest) -> Trends:
         """Per-year, per-conference and per-topic counts of exactly the hits of ``req``."""
-        trends = self._trends(req)
-        meant = self._meant_request(req, trends.total)
-        return trends if meant is req else self._trends(meant)
+        trends, first = self._trends(req)
+        meant = self._meant_request(req, trends.total, first)
+        return trends if meant is req else self._trends(meant)[0]
 
-    def _trends(self, req: SearchRequest) -> Trends:
-        return stats.shape_trends(stats.aggregate(self._optional_aggregate,
-                                                  lambda buckets: stats.trends_body(req, buckets)))
+    def _trends(self, req: SearchRequest) -> tuple[Trends, list[Paper]]:
+        """The trends of ``req``, and its first papers (as many as a search must hold to be told named)."""
+        resp = stats.aggregate(self._optional_aggregate,
+                               lambda buckets: stats.trends_body(req, buckets, papers=limits.SUGGEST_BELOW))
+        return stats.shape_trends(resp), [from_source(h["_source"]) for h in resp["hits"]["hits"]]
 
     @translating
     def venue_years(self, conference: str, year: int | None = None) -> list[VenueYear]:
@@ -274,7 +289,7 @@ class PaperSearch:
     def feed(self, req: SearchRequest) -> list[Paper]:
         """A page of the result set, without facets, highlights or suggestions (a feed's entries)."""
         entries, total = self._feed(req)
-        meant = self._meant_request(req, total)
+        meant = self._meant_request(req, total, entries)
         return entries if meant is req else self._feed(meant)[0]
 
     def _feed(self, req: SearchRequest) -> tuple[list[Paper], int]:

@@ -24,7 +24,7 @@ from services.search.limits import LONG_TEXT_WORDS
 from services.search.query.query_language import ParsedQuery
 from services.search.query.request import SearchRequest
 
-from .results import Hit
+from services.search.records.model import Paper
 
 _WORD = re.compile(r"\w+")
 
@@ -57,22 +57,23 @@ def use_correction(total: int, corrected_total: int) -> bool:
     return total == 0 and corrected_total > 0
 
 
-def names_a_hit(req: SearchRequest, hits: Sequence[Hit]) -> bool:
-    """Does the query's free text name one of the hits: its whole title, the name before its colon,
+def names_a_paper(req: SearchRequest, papers: Sequence[Paper]) -> bool:
+    """Does the query's free text name one of ``papers``: its whole title, the name before its colon,
     or one of its authors (words compared case-folded, punctuation ignored)?
 
-    Such a query is spelled as the index spells it, and a "did you mean" beside the paper or
-    author it names is noise ("Seyed Sadegh Mohseni Salehi" was offered "seed sadegh mohseni
-    sales"): the search skips the phrase suggester for it.
+    Such a query is spelled as the index spells it and typed whole: a "did you mean" beside the
+    paper or author it names is noise ("Seyed Sadegh Mohseni Salehi" was offered "seed sadegh
+    mohseni sales"), and so is its last word read as still being typed ("... Dense Image
+    Prediction" as "... Predict*"): the search looks for neither.
     """
     words = _words(req.parsed.free_text())
     if not words:
         return False
-    for hit in hits:
-        title = hit.paper.title or ""
+    for paper in papers:
+        title = paper.title or ""
         if words in (_words(title), _words(title.partition(":")[0])):
             return True
-        if any(words == _words(author.name) for author in hit.paper.authors):
+        if any(words == _words(author.name) for author in paper.authors):
             return True
     return False
 

@@ -90,8 +90,10 @@ class Trends:
         return tuple(y.year for y in self.by_year)
 
 
-def trends_body(req: SearchRequest, buckets: int = BUCKETS) -> Body:
-    return {"query": result_query(req), "size": 0, "track_total_hits": True, "aggs": {
+def trends_body(req: SearchRequest, buckets: int = BUCKETS, papers: int = 0) -> Body:
+    """Counts per year, conference and topic of ``req``'s papers, and its first ``papers`` (titles and authors)."""
+    listed = {"_source": ["title", "authors.name"]} if papers else {}
+    return {"query": result_query(req), "size": papers, **listed, "track_total_hits": True, "aggs": {
         "years": _PER_YEAR,
         "conferences": {"terms": {"field": "conference", "size": buckets}, "aggs": {"years": _PER_YEAR}},
         "topics": {"terms": {"field": "topics", "size": buckets}, "aggs": {"years": _PER_YEAR}},

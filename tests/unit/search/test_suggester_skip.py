@@ -1,6 +1,7 @@
 """When the phrase suggester runs: with zero hits always (its correction replaces the answer),
 with a few hits only when the query does not name one of them, and never for a read that only
-needs the result set (trends, export, feed). It costs more than the search itself.
+needs the result set (trends, export, feed). It costs more than the search itself. A query that
+names one of its few hits is also not read as a word still being typed: it is one request.
 
 A stand-in client answers with one paper; no Elasticsearch runs.
 """
@@ -9,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.search.answers.corrections import names_a_hit
-from services.search.answers.results import Hit
+from services.search.answers.corrections import names_a_paper
 from services.search.query.request import parse_request
 from services.search.records.model import Author, Paper
 from services.search.service import PaperSearch
@@ -29,33 +29,50 @@ class OneHit:
 
     def search(self, **body: Any) -> Any:
         self.bodies.append(body)
-        hits = [{"_id": "p1", "_score": 1.0, "_source": PAPER, "sort": [1.0]}] if self.total else []
-        answer = {"hits": {"total": {"value": self.total}, "hits": hits}, "aggregations": {},
+        shown = self.total and body.get("from", 0) == 0 and body.get("size", 10)
+        hits = [{"_id": "p1", "_score": 1.0, "_source": PAPER, "sort": [1.0]}] if shown else []
+        empty = {"buckets": [], "sum_other_doc_count": 0}
+        answer = {"hits": {"total": {"value": self.total}, "hits": hits},
+                  "aggregations": {"years": empty, "conferences": empty, "topics": empty},
                   "suggest": {"did_you_mean": [{"options": []}]}}
         return type("R", (dict,), {"body": property(lambda self: self)})(answer)
 
 
-def hit(title: str, *authors: str) -> Hit:
-    return Hit(Paper(paper_id="p", conference="cvpr", conference_name="CVPR", year=2015, title=title,
-                     authors=[Author(name=a) for a in authors]), title, "")
+def paper(title: str, *authors: str) -> Paper:
+    return Paper(paper_id="p", conference="cvpr", conference_name="CVPR", year=2015, title=title,
+                 authors=[Author(name=a) for a in authors])
 
 
 def suggested(es: OneHit) -> bool:
     return any("suggest" in body for body in es.bodies)
 
 
-def test_a_query_names_a_hit_by_its_title_its_name_or_an_author():
-    hits = [hit(TITLE, "Yale Song", "Jordi Vallmitjana")]
+def test_a_query_names_a_paper_by_its_title_its_name_or_an_author():
+    papers = [paper(TITLE, "Yale Song", "Jordi Vallmitjana")]
     for q in (TITLE, "tvsum summarizing web videos using titles", "TVSum", "yale song"):
-        assert names_a_hit(parse_request({"q": [q]}), hits), q
+        assert names_a_paper(parse_request({"q": [q]}), papers), q
     for q in ("TVSum summarizing", "Yale", "videos using titles", "-TVSum"):
-        assert not names_a_hit(parse_request({"q": [q]}), hits), q
+        assert not names_a_paper(parse_request({"q": [q]}), papers), q
 
 
 def test_no_suggester_beside_the_paper_the_query_names():
     es = OneHit()
     PaperSearch(es, "papers").search(parse_request({"q": [TITLE + " "], "facets": [""]}))
     assert not suggested(es)
+
+
+def test_a_query_naming_its_hit_is_one_request_in_every_read_of_it():
+    # "... Using Titles" is typed whole: no count of "titles*" as a word still being typed
+    for read in ("search", "trends", "feed", "export"):
+        es = OneHit()
+        getattr(PaperSearch(es, "papers"), read)(parse_request({"q": [TITLE], "facets": [""]}))
+        assert len(es.bodies) == 1, (read, es.bodies)
+
+
+def test_a_later_page_holds_none_of_the_few_papers_so_their_counts_decide():
+    es = OneHit()
+    PaperSearch(es, "papers").search(parse_request({"q": [TITLE], "page": ["2"], "facets": [""]}))
+    assert len(es.bodies) > 1  # the page's hits cannot tell the query named one of them
 
 
 def test_the_suggester_runs_for_a_few_hits_the_query_does_not_name():
