@@ -165,7 +165,7 @@ def _span(words: list[str], lowered: list[str], i: int) -> tuple[list[str], int]
     span: list[str] = []
     while i < len(words) and len(span) < MAX_SPAN_WORDS:
         raw = words[i].strip(_EDGE_PUNCT)
-        word = raw.rstrip(",;:.)")
+        word = raw.rstrip(",;:.)").rstrip(_EDGE_PUNCT)  # 'called "X Y",' ends on a quote before its comma
         if word.startswith("(") or not word:
             break
         capital = word[:1].isupper() or name_like(word)

@@ -27,6 +27,8 @@ from services.indexer.naming import coined_names, own_names
     ("We present mBART—a sequence-to-sequence denoising auto-encoder.", ["mBART"]),  # a dash sets it off
     ("To train a model with this skill, we created ENTAILMENTBANK, the first dataset of trees.", ["ENTAILMENTBANK"]),
     ("In this work we proposed GraphSAGE, a general, inductive framework.", ["GraphSAGE"]),  # past tense too
+    ('A method termed "Video Cross-Stream Prototypical Contrasting", which predicts.',
+     ["Video Cross-Stream Prototypical Contrasting"]),  # the quotes are not the name's
 ])
 def test_what_an_abstract_coins(abstract, names):
     assert coined_names(abstract) == names
