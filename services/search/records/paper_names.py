@@ -36,6 +36,11 @@ NET_WORDS = frozenset(("network", "networks", "net", "nets"))
 CONTRACTED_MIN = 3
 _DROPPED = frozenset(("neural",))
 _KEY_WORD = re.compile(r"[a-z0-9]+")
+# Markup a source may write a name in (paper_names.plain).
+_LATEX_STYLE = re.compile(r"\\+(?:text(?:bf|it|tt|sc|rm|sf|up|md)?|math(?:bf|rm|cal|it|tt|sf|bb|frak)?|emph|underline"
+                          r"|boldsymbol|bm)\s*\{([^{}]*)\}")
+_MARKDOWN_STRONG = re.compile(r"\*\*+|__+")
+_LATEX_ESCAPE = re.compile(r"\\([&%#_])")
 
 
 def fold(text: str) -> str:
@@ -122,11 +127,27 @@ def name_keys(names: list[str]) -> list[str]:
     return list(dict.fromkeys(k for n in names for k in search_keys(n)))
 
 
+def plain(name: str) -> str:
+    """A name as read, without the markup its source wrote it in: LaTeX's text and math styles
+    ("\\textbf{PCAD}", "$\\texttt{DARA}$"), their braces, and Markdown's emphasis ("**EdgeDoG**",
+    "_DataTune_"); a star inside a name stays ("A*+BFHS", "Int*-Match")."""
+    while True:
+        unwrapped = _LATEX_STYLE.sub(r"\1", name)
+        if unwrapped == name:
+            break
+        name = unwrapped
+    name = _MARKDOWN_STRONG.sub("", name.replace("$", "").replace("{", "").replace("}", ""))
+    name = _LATEX_ESCAPE.sub(r"\1", name)  # "One For All \& All For One"
+    if len(name) > 2 and name[0] == name[-1] and name[0] in "*_":
+        name = name[1:-1]
+    return name.strip()
+
+
 def names_in_order(names: list[str]) -> list[str]:
-    """``names`` with one spelling of each key (the first), keyless ones dropped."""
+    """``names`` as read (:func:`plain`) with one spelling of each key (the first), keyless ones dropped."""
     seen: set[str] = set()
     out = []
-    for name in names:
+    for name in map(plain, names):
         key = name_key(name)
         if key and key not in seen:
             seen.add(key)

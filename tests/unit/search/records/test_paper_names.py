@@ -10,6 +10,7 @@ from services.search.records.paper_names import (
     name_key,
     name_like,
     names_in_order,
+    plain,
     query_key,
     search_keys,
     title_name,
@@ -76,3 +77,18 @@ def test_a_titles_networks_as_the_field_shortens_them():
     assert "prnet" not in contractions("Prototypical Networks") and "deformnet" not in contractions(
         "Deformable Convolutional Networks")
     assert contractions("Networks of Spiking Neurons") == [] and contractions("Dynamic Routing Between Capsules") == []
+
+
+@pytest.mark.parametrize("written, read", [
+    ("\\textbf{PCAD}", "PCAD"), ("$\\texttt{DARA}$", "DARA"), ("\\\\textit{MMHalSnowball}", "MMHalSnowball"),
+    ("RED^{\\textrm{FM}}", "RED^FM"), ("**EdgeDoG**", "EdgeDoG"), ("***AGAP***", "AGAP"), ("_DataTune_", "DataTune"),
+    ("**L**LMs-as-**C**orrector", "LLMs-as-Corrector"), ("One For All $\\&$ All For One", "One For All & All For One"),
+    ("A*+BFHS", "A*+BFHS"), ("Int*-Match", "Int*-Match"), ("DuReader_robust", "DuReader_robust"),  # not markup
+])
+def test_a_name_is_read_without_the_markup_it_was_written_in(written, read):
+    assert plain(written) == read
+
+
+def test_a_names_key_is_its_plain_spellings():
+    assert names_in_order(["\\textsc{GoTrim}", "GoTrim"]) == ["GoTrim"]
+    assert name_key(names_in_order(["\\textbf{PCAD}"])[0]) == "pcad"
