@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from .name_keys import strip_accents
 
@@ -141,6 +142,17 @@ def plain(name: str) -> str:
     if len(name) > 2 and name[0] == name[-1] and name[0] in "*_":
         name = name[1:-1]
     return name.strip()
+
+
+def named_as(typed: Sequence[str], names: Sequence[str], title: str) -> str:
+    """The one of ``names`` that a typed text or word is (as the search's name factor matches it), when the
+    title does not already say it: "Gato" for `gato` or `gato reed` on "A Generalist Agent"; "" if none."""
+    keys = {query_key(text) for text in typed} - {""}
+    shown = raw_key(title)
+    for name in names:
+        if keys.intersection(search_keys(name)) and raw_key(name) not in shown:
+            return name
+    return ""
 
 
 def names_in_order(names: list[str]) -> list[str]:

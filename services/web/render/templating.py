@@ -22,7 +22,10 @@ from services.search.limits import (
     PAPER_AUTHORS_SHOWN,
     PHONE_YEARS_SHOWN,
 )
+from services.search.query.request import SearchRequest
 from services.search.query.sorting import SORTS
+from services.search.records.model import Paper
+from services.search.records.paper_names import named_as as _named_as
 
 from .. import urls
 from . import textfilters, venue_tools
@@ -42,10 +45,16 @@ def install(app: Flask) -> None:
                                  abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE,
                                  venue_of=venues.lookup, max_list_papers=MAX_LIST_PAPERS,
                                  share=venue_tools.share, decision_label=venue_tools.decision_label,
-                                 map_min_papers=app.config["SETTINGS"].map_min_papers)
+                                 map_min_papers=app.config["SETTINGS"].map_min_papers, named_as=named_as)
     app.jinja_env.filters.update(textfilters.FILTERS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+
+
+def named_as(req: SearchRequest, paper: Paper) -> str:
+    """The name of ``paper`` that the search's words (the whole text, or one of its words) are, when its title
+    does not say it: a result that matched by a name says so ("Known as Gato")."""
+    return _named_as([req.parsed.free_text(), *req.parsed.content_words()], paper.known_as, paper.title)
 
 
 def static_url(filename: str) -> str:

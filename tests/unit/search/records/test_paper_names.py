@@ -9,6 +9,7 @@ from services.search.records.paper_names import (
     fold,
     name_key,
     name_like,
+    named_as,
     names_in_order,
     plain,
     query_key,
@@ -92,3 +93,11 @@ def test_a_name_is_read_without_the_markup_it_was_written_in(written, read):
 def test_a_names_key_is_its_plain_spellings():
     assert names_in_order(["\\textsc{GoTrim}", "GoTrim"]) == ["GoTrim"]
     assert name_key(names_in_order(["\\textbf{PCAD}"])[0]) == "pcad"
+
+
+def test_a_typed_name_is_told_where_the_title_does_not_say_it():
+    assert named_as(["gato reed", "gato", "reed"], ["Gato"], "A Generalist Agent") == "Gato"
+    assert named_as(["vqvae"], ["Vector Quantised-Variational AutoEncoder", "VQ-VAE"],
+                    "Neural Discrete Representation Learning") == "VQ-VAE"
+    assert named_as(["lora"], ["LoRA"], "LoRA: Low-Rank Adaptation of Large Language Models") == ""  # said there
+    assert named_as(["graph networks"], ["Gato"], "A Generalist Agent") == ""

@@ -61,6 +61,14 @@ def test_results_list_the_matches_with_facets_and_trends(fake_client, fake_reads
     assert 'href="/search.atom?q=graph"' in html  # the feed of this search
 
 
+def test_a_result_found_by_a_name_its_title_does_not_say_says_so(fake_reads):
+    named = _paper(9, "A Generalist Agent", "tmlr", 2022, abstract="The agent, which we refer to as Gato, acts.")
+    fake_reads.papers = [*PAPERS, named.model_copy(update={"names": ["Gato"]})]
+    client = fake_app(fake_reads).test_client()
+    assert "Known as <mark>Gato</mark>" in _html(client.get("/search", query_string={"q": "gato"}))
+    assert "Known as" not in _html(client.get("/search", query_string={"q": "agent"}))  # not a name of it
+
+
 def test_an_empty_result_set_asks_for_no_trends(fake_client, fake_reads):
     _html(fake_client.get("/search", query_string={"q": "nothing-matches-this"}))
     assert fake_reads.called("trends") == 0
