@@ -3,8 +3,9 @@
 A method's name is usually not in its title: the abstract coins it ("We present GraphSAGE,
 a general, inductive framework", "a new algorithm named WGAN", "the new framework, called
 DEtection TRansformer or DETR", "Our model, the Vector Quantised-Variational AutoEncoder
-(VQ-VAE)", "The agent, which we refer to as Gato", "we propose the TuRBO algorithm"). :func:`own_names` finds them with a few patterns of how abstracts introduce a
-name, and keeps only spans that look like names (a coined word, or a Title Case phrase),
+(VQ-VAE)", "The agent, which we refer to as Gato", "we propose the TuRBO algorithm").
+:func:`own_names` finds them with a few patterns of how abstracts introduce a name, and keeps
+only spans that look like names (a coined word, or a Title Case phrase),
 so "we propose a new method for training GANs" names nothing. An acronym the abstract defines
 counts when it shortens the paper's own title or a coined phrase ("called Trust Region Policy
 Optimization (TRPO)"), not when it shortens a field's term ("Graph Neural Networks (GNNs) are
@@ -36,13 +37,15 @@ _EDGE_PUNCT = "\"'“”‘’`"
 
 
 @functools.cache
-def _vocab() -> dict[str, frozenset[str]]:
+def _vocab() -> dict[str, frozenset]:
     data = tomllib.loads(VOCAB.read_text(encoding="utf-8"))
-    vocab = {key: frozenset(w.lower() for w in words) for key, words in data.items()}
+    vocab: dict[str, frozenset] = {key: frozenset(w.lower() for w in words) for key, words in data.items()}
+    vocab["head_nouns"] |= vocab["our_nouns"]  # "our model, ...", "the TuRBO model"
+    vocab["phrase_words"] = frozenset(tuple(phrase.split()) for phrase in vocab["naming_phrases"])
     # The words a trigger ends with, as split from the text ("model," after "our"; "as" of "refer to as").
     vocab["triggers"] = (vocab["naming_words"] | vocab["naming_verbs"] | vocab["introducing_verbs"]
                          | {f"{noun}," for noun in vocab["our_nouns"]}
-                         | {phrase.split()[-1] for phrase in vocab["naming_phrases"]})
+                         | {words[-1] for words in vocab["phrase_words"]})
     return vocab
 
 
@@ -96,7 +99,7 @@ def _strength(lowered: list[str], i: int) -> str | None:
     before = lowered[i - 1] if i else ""
     if word in vocab["naming_words"]:
         return NAMING
-    if any(lowered[max(i - len(p) + 1, 0):i + 1] == p for p in map(str.split, vocab["naming_phrases"])):
+    if any(tuple(lowered[max(i - len(p) + 1, 0):i + 1]) == p for p in vocab["phrase_words"]):
         return NAMING  # "which we refer to as Gato"
     if word in vocab["naming_verbs"] and before == "we":
         return NAMING

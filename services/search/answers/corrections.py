@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from services.search.limits import LONG_TEXT_WORDS
 from services.search.query.query_language import ParsedQuery
 from services.search.query.request import SearchRequest
-
 from services.search.records.model import Paper
 
 _WORD = re.compile(r"\w+")

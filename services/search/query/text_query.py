@@ -176,9 +176,9 @@ def _boosts(text: str, content: list[str]) -> list[dict[str, Any]]:
     """Optional clauses that order results: unstemmed hits, phrase proximity (the exact title,
     the name and the title's start are factors of :mod:`.ranking`).
 
-    Stopwords do not count (``content`` is the text's words without them): "the" in the unstemmed abstracts, or a phrase of "learning to",
-    scores nearly every paper's postings (the slowest queries of the load mix, 150-170 ms,
-    were such title fragments) and orders nothing.
+    Stopwords do not count (``content`` is the text's words without them): "the" in the unstemmed
+    abstracts, or a phrase of "learning to", scores nearly every paper's postings (the slowest
+    queries of the load mix, 150-170 ms, were such title fragments) and orders nothing.
     """
     should: list[dict[str, Any]] = []
     if content:

@@ -42,6 +42,7 @@ _LATEX_STYLE = re.compile(r"\\+(?:text(?:bf|it|tt|sc|rm|sf|up|md)?|math(?:bf|rm|
                           r"|boldsymbol|bm)\s*\{([^{}]*)\}")
 _MARKDOWN_STRONG = re.compile(r"\*\*+|__+")
 _LATEX_ESCAPE = re.compile(r"\\([&%#_])")
+_MARKUP = re.compile(r"[\\$*_{}]")
 
 
 def fold(text: str) -> str:
@@ -132,6 +133,8 @@ def plain(name: str) -> str:
     """A name as read, without the markup its source wrote it in: LaTeX's text and math styles
     ("\\textbf{PCAD}", "$\\texttt{DARA}$"), their braces, and Markdown's emphasis ("**EdgeDoG**",
     "_DataTune_"); a star inside a name stays ("A*+BFHS", "Int*-Match")."""
+    if not _MARKUP.search(name):  # most names: nothing to read through (known_as calls this on every hit)
+        return name.strip()
     while True:
         unwrapped = _LATEX_STYLE.sub(r"\1", name)
         if unwrapped == name:
