@@ -120,6 +120,17 @@ class TestDocuments:
         p = from_source({})
         assert (p.paper_id, p.conference, p.conference_name, p.year, p.title) == ("", "", "", 0, "")
 
+    def test_a_document_an_older_schema_wrote_is_read_as_stored(self):
+        # A reindex reads documents of the index it replaces: one that no longer validates is still a paper.
+        doc = {**to_document(make()), "citations": "many", "reviews": [{"criterion": "rating"}]}
+        p = from_source(doc)
+        assert p.title == make().title and p.authors == make().authors
+        assert p.citations == "many" and p.reviews[0].criterion == "rating"
+
+    def test_a_stored_document_reads_as_the_paper_it_was_made_from(self):
+        paper = make(reviews=[{"criterion": "rating", "mean": 6.5, "scores": [6, 7]}], citations=12)
+        assert from_source(to_document(paper)) == paper
+
 
 # --- bibtex -----------------------------------------------------------------------------------
 
