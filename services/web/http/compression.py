@@ -5,6 +5,10 @@ cache keeps what arrived: an answer the app sent uncompressed was gzipped again 
 hit (a paper page's edge hit did a seventh of the req/s of one sent as kept bytes). Whole
 answers kept in Redis are stored gzipped (:mod:`services.web.cache.responses`); the edge's
 other views are gzipped here, after the view, with the same level.
+
+The level is Elasticsearch's own (``http.compression_level``, 3), paid on the miss's path: a
+20-hit API answer (35 kB) in 0.22 ms against level 6's 0.46 ms, 10% larger (8.9 against 8.0 kB);
+a results page (159 kB) in 0.7 against 2.0 ms, 14% larger (22.8 against 20.1 kB).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from flask import Response, request
 from .. import requestctx
 from ..policy import Policy
 
-GZIP_LEVEL = 6  # paid once per answer: on the miss that stores it
+GZIP_LEVEL = 3  # paid once per answer, on the miss that stores it
 GZIP_MIN_BYTES = 512  # below it gzip gains nothing (nginx's gzip_min_length, deploy/nginx)
 JSON = "application/json"
 HTML = "text/html"
