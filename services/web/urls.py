@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import TypeVar
-from urllib.parse import quote_plus
+from urllib.parse import quote, quote_plus
 
 from flask import current_app, g, has_request_context, request, url_for
 
@@ -28,6 +28,8 @@ from services.search.query.request import SearchRequest
 
 API_PREFIX = "/api/"  # paths that answer JSON, errors included (the contract's error envelope)
 SEARCH_ENDPOINT = "pages.search"
+PAPER_ENDPOINT = "pages.paper"
+_SEGMENT_SAFE = "!$&'()*+,/:;=@"  # what the URL map's default converter leaves unquoted in a path segment
 Pair = TypeVar("Pair", bound=tuple)  # (name, ...): a decoded value, or the pair already encoded
 _NAME = itemgetter(0)
 
@@ -53,6 +55,16 @@ def public_url(path: str = "") -> str:
 
 def absolute_url(endpoint: str, **values: object) -> str:
     return public_url(url_for(endpoint, **values))
+
+
+def paper_path(paper_id: str) -> str:
+    """``url_for(PAPER_ENDPOINT, paper_id=paper_id)``, with the path before the id built once per request:
+    a result list links each of its hits, and through the URL map each link cost 12 us (20 hits: a
+    tenth of an uncached API search's own time)."""
+    prefix = g.get("paper_path_prefix")
+    if prefix is None:
+        prefix = g.paper_path_prefix = url_for(PAPER_ENDPOINT, paper_id="-").removesuffix("-")
+    return prefix + quote(paper_id, safe=_SEGMENT_SAFE)
 
 
 class PreparedQuery:

@@ -31,7 +31,7 @@ from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
 from services.search.records.venue_maps import VenueMap
 
-from ..urls import absolute_url
+from ..urls import paper_path, public_url
 from . import admin_schemas, bibtex, schemas, venue_schemas
 
 Json = dict[str, Any]
@@ -59,7 +59,7 @@ def _summary(paper: Paper) -> Json:
         "topics": [{"slug": t, "label": taxonomy.label(t)} for t in paper.topics],
         "citations": paper.citations,
         "links": paper.links.present(),
-        "url": absolute_url("pages.paper", paper_id=paper.paper_id),
+        "url": public_url(paper_path(paper.paper_id)),
         "kind": venues.lookup(paper.conference).kind,
         "affiliations": paper.affiliations,
         "affiliations_aligned": paper.affiliations_aligned,

@@ -45,6 +45,13 @@ def test_absolute_urls_never_come_from_the_host_header(app):
         assert urls.public_url() == "https://papers.example.org"
 
 
+@pytest.mark.parametrize("paper_id", ["iclr-2024-0123456789ab", "p 1", "a/b?c#d", "é%-:@!", "-"])
+def test_a_papers_path_is_the_url_maps(app, paper_id):
+    with app.test_request_context("/", base_url="https://x.example/mount"):
+        assert urls.paper_path(paper_id) == urls.url_for("pages.paper", paper_id=paper_id)
+        assert urls.paper_path("q") == "/mount/papers/q"
+
+
 def test_a_feed_keeps_the_filters_not_the_order_or_page(app):
     with app.test_request_context("/"):
         assert urls.feed_url(_req(q="graph", sort="newest", page="2")) == "/search.atom?q=graph"
