@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import redis as redis_lib
+from flask.testing import FlaskClient
 from hypothesis import settings as hypothesis_settings
 
 from services.settings import PROJECT_ROOT, Settings, load_settings
@@ -34,6 +35,21 @@ hypothesis_settings.register_profile("ci", derandomize=True, deadline=None)
 hypothesis_settings.register_profile("explore", deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 TEST_DB = 15
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _test_clients_close_their_answers():
+    """Flask's test client closes each answer before handing it over, as a WSGI server closes it once
+    sent: the writes deferred to then (services.web.requestctx.after_sending) have run when a test
+    looks. Unbuffered, a test client never closes an answer and those writes would never run."""
+    real_open = FlaskClient.open
+
+    def open_closed(self, *args, buffered: bool = True, **kwargs):
+        return real_open(self, *args, buffered=buffered, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(FlaskClient, "open", open_closed)
+        yield
 
 
 def _test_settings(**overrides) -> Settings:

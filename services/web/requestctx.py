@@ -1,6 +1,6 @@
 """Per-request state, typed and in one place: when the request started, its id, the index
 generation it reads, what the result cache did, the whole answer it may keep and its
-canonical validator (the edge's ETag).
+canonical validator (the edge's ETag), and the writes that wait until the answer is sent.
 
 Instead of loose ``g.*`` names set in one module and read in three others. The state is
 made on first use; the start time comes from the WSGI layer (:func:`install`), so it
@@ -9,12 +9,16 @@ covers everything Flask does, the rate limiter's round trip included.
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
+
+log = logging.getLogger(__name__)
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
@@ -36,6 +40,7 @@ class RequestState:
     edge_validator: str | None = None  # the canonical ETag of this answer (services.web.http.edge)
     revalidated: bool = False  # answered 304 from that tag, without running the view
     queued: float = 0.0  # seconds it waited between the front and a thread (services.web.http.queueing)
+    deferred: list[Callable[[], None]] = field(default_factory=list)  # run once the answer is sent (after_sending)
 
     @property
     def elapsed(self) -> float:
@@ -72,6 +77,40 @@ class _Stamp:
         return self.app(environ, start_response)
 
 
+def after_sending(write: Callable[[], None]) -> None:
+    """Run ``write`` once the answer has gone out: what the client need not wait for. A miss's cache
+    writes (the result and the whole answer, two Redis round trips) were 0.7 ms of an uncached API
+    search's own 2.6 ms; a single-flight lock taken for the result is released by its write, so an
+    identical request arriving meanwhile still waits for it rather than asking Elasticsearch again."""
+    current().deferred.append(write)
+
+
+def hand_over(resp: Response, state: RequestState) -> None:
+    """Give the request's deferred writes to ``resp``: the server runs them when it closes the answer,
+    after its last byte went out (a test client closes it before handing it over)."""
+    if state.deferred:
+        writes, state.deferred = state.deferred, []
+        resp.call_on_close(lambda: _run(writes))
+
+
+def _run(writes: list[Callable[[], None]]) -> None:
+    for write in writes:
+        try:
+            write()
+        except Exception:  # the answer is sent: a failed write is logged, never raised into the server
+            log.exception("a write after the answer failed")
+
+
+def _run_left(_exc: BaseException | None = None) -> None:
+    """Teardown: writes no answer took (the request failed before its last hook) run now."""
+    state = g.get("paperlist")
+    if state is not None and state.deferred:
+        writes, state.deferred = state.deferred, []
+        _run(writes)
+
+
 def install(app: Flask) -> None:
-    """Stamp each request's start; the outermost WSGI layer, so the stamp is the earliest."""
+    """Stamp each request's start (the outermost WSGI layer, so the stamp is the earliest); writes
+    deferred to after the answer and left untaken run at teardown."""
     app.wsgi_app = _Stamp(app.wsgi_app)  # type: ignore[method-assign]
+    app.teardown_request(_run_left)

@@ -10,6 +10,7 @@ import uuid
 
 import pytest
 
+from services import redis_keys
 from services.indexer.reindex import Rebuild
 from services.indexer.reindex_control import rollback
 from services.search.engine.generation import bump_generation, current_generation, settling_key
@@ -170,6 +171,21 @@ def test_no_cache_request_header_skips_reading_but_stores(client):
     assert resp.headers["X-Cache"] == "bypass"
     resp, _ = _search(client, q)
     assert resp.headers["X-Cache"] == "hit"
+
+
+def test_a_miss_is_written_to_the_cache_once_its_answer_is_sent(client, redis_client, sample_alias):
+    """The client does not wait for the cache writes: they run when the server closes the answer
+    (a test client closes it before handing it over unless told not to buffer it)."""
+    q = f"graph {uuid.uuid4().hex[:6]}"
+    stale = f"{redis_keys.cache_stale(sample_alias, '*')}"
+    before = set(redis_client.scan_iter(match=stale, count=1000))
+    sent = client.get("/api/v1/search", query_string={"q": q}, buffered=False)
+    assert sent.headers["X-Cache"] == "miss" and sent.get_json()["query"]["q"] == q
+    assert set(redis_client.scan_iter(match=stale, count=1000)) == before  # answered, nothing written yet
+    sent.close()
+    assert len(set(redis_client.scan_iter(match=stale, count=1000)) - before) == 1
+    again, _ = _search(client, q)
+    assert again.headers["X-Cache"] == "hit"
 
 
 def test_kept_answers_go_out_gzipped_to_clients_that_accept_it(client):

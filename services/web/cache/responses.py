@@ -72,7 +72,7 @@ class KeptAnswers:
         settle_ms = state.generation[1] if state.generation else 0
         packed = gzip.compress(resp.get_data(), GZIP_LEVEL)
         kind = bytes([KEPT_TYPES.index(resp.mimetype)])
-        self.store.quietly(self.store.put, key, kind + packed, settle_ms)
+        requestctx.after_sending(lambda: self.store.quietly(self.store.put, key, kind + packed, settle_ms))
         if request.accept_encodings["gzip"]:  # the miss too: not compressed again by the front
             _gzipped(resp, packed)
             if "ETag" in resp.headers and resp.get_etag()[0] != state.edge_validator:

@@ -20,7 +20,9 @@ After the view, on every answer (errors too), in order:
    edge view's answer that was not kept, so the edge holds compressed bytes either way;
 5. ``X-Cache`` with the result cache's outcome;
 6. ``X-Request-ID`` and the access-log line;
-7. the metrics, last, so they time everything before them.
+7. the metrics, so they time everything before them;
+8. the writes the client need not wait for (a miss's cache writes) handed to the answer, which the
+   server runs once it has sent it (:func:`services.web.requestctx.after_sending`).
 
 Each step is a function of its own module here (parameters, headers, edge, compression, access_log,
 metrics, ratelimit, proxy, json_bodies); this module only orders them. A new header goes in ``headers.py``
@@ -111,5 +113,6 @@ def _after(edge: Edge, kept: KeptAnswers | None, cors: dict) -> Callable[[Respon
         headers.cache_outcome(resp, state)
         access_log.finish(resp, state)
         metrics.observe(resp, state)
+        requestctx.hand_over(resp, state)
         return resp
     return after
