@@ -86,6 +86,9 @@ def main() -> None:
     parser.add_argument("--index", default=None, help="default: PAPERLIST_INDEX")
     parser.add_argument("--baseline-url", default=None,
                         help="another server on the same index, asked the same queries interleaved (api_baseline)")
+    parser.add_argument("--proxy-url", default=None,
+                        help="bench/es_proxy.py under gunicorn: the same search passed through a bare Python worker "
+                             "(proxy), the floor of any web tier's surplus")
     parser.add_argument("--label", default="", help="a word for the result file (the variant under test)")
     args = checked_text_query_arguments(parser)
 
@@ -101,19 +104,22 @@ def main() -> None:
     def raw(body: dict) -> tuple[float, dict]:
         return es_query_only(session, es, index, body)
 
-    def api(q: str, web: str = web) -> tuple[float, dict]:
+    def api(q: str, web: str = web, path: str = "/api/v1/search") -> tuple[float, dict]:
         started = time.perf_counter()
-        resp = session.get(f"{web}/api/v1/search", params={"q": q}, headers=UNCACHED, timeout=60)
+        resp = session.get(f"{web}{path}", params={"q": q}, headers=UNCACHED, timeout=60)
         elapsed = (time.perf_counter() - started) * 1000
         if resp.status_code != 200:
             raise Refused(f"the API answered {resp.status_code} to q={q[:80]!r}: {resp.text[:200]}")
         return elapsed, resp.json()
 
     baseline = args.baseline_url.rstrip("/") if args.baseline_url else None
+    proxy = args.proxy_url.rstrip("/") if args.proxy_url else None
     for _, q in queries[:5]:  # connections and the engine warm, not the answers
         api(q + " warmup")
         if baseline:
             api(q + " warmup", baseline)
+        if proxy:
+            api(q + " warmup", proxy, "/")
         raw(bodies(q + " warmup")["es_query"])
     rng = random.Random(args.seed)
     rows, refused = [], []
@@ -127,6 +133,8 @@ def main() -> None:
         variants["api"] = lambda: api(q)
         if baseline:
             variants["api_baseline"] = lambda: api(q, baseline)
+        if proxy:
+            variants["proxy"] = lambda: api(q, proxy, "/")
         row: dict = {"kind": kind, "q": q}
         try:
             for name in rng.sample(list(variants), len(variants)):
@@ -139,7 +147,8 @@ def main() -> None:
         row["second_request"] = row["total"] < SUGGEST_BELOW
         rows.append(row)
 
-    names = ["es_query", "es_full", "es_no_highlight", "es_no_aggs", "api"] + (["api_baseline"] if baseline else [])
+    names = ["es_query", "es_full", "es_no_highlight", "es_no_aggs", "api"] + (["api_baseline"] if baseline else []) \
+        + (["proxy"] if proxy else [])
     stats = {name: {k: round(v, 2) for k, v in percentiles([r[f"{name}_ms"] for r in rows]).items()} for name in names}
     stats["es_query_took"] = percentiles([r["es_took"] for r in rows])
     stats["es_full_took"] = percentiles([r["es_full_took"] for r in rows])
@@ -151,6 +160,9 @@ def main() -> None:
               "ratio_api_over_es_query_p50": round(stats["api"]["p50"] / stats["es_query"]["p50"], 2),
               "ratio_api_over_es_query_p99": round(stats["api"]["p99"] / stats["es_query"]["p99"], 2),
               "ratio_es_full_over_es_query_p50": round(stats["es_full"]["p50"] / stats["es_query"]["p50"], 2),
+              # Issue 34's figure: the API against Elasticsearch answering the same whole body, and what it adds.
+              "ratio_api_over_es_full_p50": round(stats["api"]["p50"] / stats["es_full"]["p50"], 2),
+              "surplus_over_es_full_p50": round(statistics.median(r["api_ms"] - r["es_full_ms"] for r in rows), 2),
               "refused": refused,
               "queries_under_suggest_below": len(few),
               "api_p50_those": round(statistics.median(r["api_ms"] for r in few), 1) if few else None,
@@ -159,6 +171,11 @@ def main() -> None:
         result["baseline_url"] = baseline
         result["ratio_baseline_over_es_query_p50"] = round(stats["api_baseline"]["p50"] / stats["es_query"]["p50"], 2)
         result["median_api_over_baseline"] = round(statistics.median(r["api_ms"] / r["api_baseline_ms"] for r in rows), 3)
+    if proxy:
+        result["proxy_url"] = proxy
+        result["ratio_api_over_proxy_p50"] = round(stats["api"]["p50"] / stats["proxy"]["p50"], 2)
+        result["proxy_surplus_over_es_full_p50"] = round(
+            statistics.median(r["proxy_ms"] - r["es_full_ms"] for r in rows), 2)
     path = save(f"miss-cost{'-' + args.label if args.label else ''}", result)
     print(f"{len(rows)} queries, {index}, load {load_before[0]:.2f} -> {os.getloadavg()[0]:.2f}")
     for name in names:
@@ -167,6 +184,11 @@ def main() -> None:
     print(f"API/es_query: x{result['ratio_api_over_es_query_p50']} (p50), x{result['ratio_api_over_es_query_p99']} "
           f"(p99); es_full/es_query x{result['ratio_es_full_over_es_query_p50']} (p50); "
           f"{len(few)} queries under {SUGGEST_BELOW} hits; {len(refused)} refused  ({path})")
+    print(f"API/es_full: x{result['ratio_api_over_es_full_p50']} (p50s); API - es_full per query, median: "
+          f"{result['surplus_over_es_full_p50']} ms")
+    if proxy:
+        print(f"proxy - es_full per query, median: {result['proxy_surplus_over_es_full_p50']} ms (a bare Python "
+              f"worker's floor); API/proxy: x{result['ratio_api_over_proxy_p50']} (p50s)")
     if baseline:
         print(f"baseline/es_query: x{result['ratio_baseline_over_es_query_p50']} (p50); api/baseline per query, "
               f"median: x{result['median_api_over_baseline']}")
