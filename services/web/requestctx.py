@@ -37,6 +37,7 @@ class RequestState:
     generation_read: bool = False
     cache_outcomes: list[str] = field(default_factory=list)
     kept_answer_key: str | None = None  # the whole-answer entry to fill on the way out
+    prefetched: tuple[str, bytes | None] | None = None  # (key, bytes) of the kept answer read with the generation
     edge_validator: str | None = None  # the canonical ETag of this answer (services.web.http.edge)
     revalidated: bool = False  # answered 304 from that tag, without running the view
     queued: float = 0.0  # seconds it waited between the front and a thread (services.web.http.queueing)

@@ -188,6 +188,22 @@ def test_a_miss_is_written_to_the_cache_once_its_answer_is_sent(client, redis_cl
     assert again.headers["X-Cache"] == "hit"
 
 
+def test_a_kept_answer_is_read_with_the_generation(client, monkeypatch, redis_client, sample_alias):
+    """A repeated request costs one round trip: the generation and the kept answer in one pipeline; after
+    the generation moves (an ingest) the guess misses, the entry is read apart, and the answer is right."""
+    q = f"graph {uuid.uuid4().hex[:6]}"
+    first, data = _search(client, q)
+    reads = []
+    real_get = cache_store.ResultStore.get
+    monkeypatch.setattr(cache_store.ResultStore, "get", lambda self, key: reads.append(key) or real_get(self, key))
+    again, same = _search(client, q)
+    assert (first.headers["X-Cache"], again.headers["X-Cache"], same) == ("miss", "hit", data) and reads == []
+    bump_generation(redis_client, sample_alias)
+    redis_client.delete(settling_key(sample_alias))
+    moved, fresh = _search(client, q)
+    assert moved.headers["X-Cache"] == "miss" and fresh["total"] == data["total"] and reads  # read apart
+
+
 def test_kept_answers_go_out_gzipped_to_clients_that_accept_it(client):
     q = f"graph {uuid.uuid4().hex[:6]}"
     first, data = _search(client, q)

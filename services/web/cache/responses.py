@@ -4,7 +4,8 @@ A result-cache hit still costs decoding the stored results and serialising them 
 for a results page, rendering 150-220 kB of HTML (about 40 ms of Python, 25 times the
 API's kept answer; issue 17). For a view whose answer depends only on the request
 (``whole_answer=True`` in its policy) the finished body is kept too, so a repeated request
-costs two Redis round trips and almost nothing else. Same generation, TTL and settling
+costs one Redis round trip (read with the generation: :meth:`KeptAnswers.prefetch`) and almost
+nothing else. Same generation, TTL and settling
 window as the result cache (:mod:`.store`), so an ingest, a reindex or a rollback shows at
 once. Headers are not kept: the hooks set them on every answer, kept or not (the security
 headers are the same for every response; no nonce). An answer is kept only when it is
@@ -43,6 +44,14 @@ class KeptAnswers:
     def __init__(self, store: ResultStore):
         self.store = store
 
+    def prefetch(self, policy: Policy) -> None:
+        """Read the request's generation (the edge's step needs it first) with its kept answer, in one
+        round trip (:meth:`ResultStore.generation_with`); not for a revalidation (a held ETag: most are
+        answered 304 without the entry) nor a request that skips reading."""
+        if request.method == "GET" and policy.whole_answer and not no_cache_requested() \
+                and "If-None-Match" not in request.headers:
+            requestctx.current().prefetched = self.store.generation_with(self._key)
+
     def serve(self, policy: Policy) -> Response | None:
         """The kept answer of this request, if any; else note where the answer is to be kept."""
         if request.method != "GET" or not policy.whole_answer:
@@ -51,8 +60,13 @@ class KeptAnswers:
         if gen is None:
             return None
         key = self._key(gen[0])
-        raw = None if no_cache_requested() else self.store.quietly(self.store.get, key)
         state = requestctx.current()
+        if no_cache_requested():
+            raw = None
+        elif state.prefetched and state.prefetched[0] == key:
+            raw = state.prefetched[1]
+        else:
+            raw = self.store.quietly(self.store.get, key)
         if raw is None:
             state.kept_answer_key = key  # answered by the view, then kept
             return None

@@ -3,7 +3,8 @@ flight, the stale copy, and failing open.
 
 * **Keys**: :mod:`services.redis_keys` (an entry per generation, a generation-free stale
   copy, a lock per entry). The generation (:mod:`services.search.engine.generation`) is read once
-  per request with the settling time left, in one round trip.
+  per request with the settling time left, in one round trip, which also reads the request's
+  first entry under the generation the process saw last (:meth:`ResultStore.generation_with`).
 * **Single flight**: the first miss takes a short lock (``SET NX PX``) and asks
   Elasticsearch; identical misses meanwhile poll for its answer (bounded), then ask
   themselves if it never came.
@@ -46,6 +47,7 @@ class ResultStore:
         self.stale_ttl = stale_ttl
         self.failures = 0
         self._warned_at = -LOG_EVERY
+        self._seen: int | None = None  # the generation this process read last (generation_with's guess)
 
     def failed(self, exc: Exception) -> None:
         self.failures += 1
@@ -71,17 +73,35 @@ class ResultStore:
     # -- round trips -----------------------------------------------------------------
     def generation(self) -> tuple[int, int] | None:
         """The generation and its settling time left, read once per request (None while Redis is down)."""
-        state = requestctx.current()
-        if not state.generation_read:
-            state.generation_read = True
-            state.generation = self.quietly(self._read_generation)
-        return state.generation
+        self.generation_with(None)
+        return requestctx.current().generation
 
-    def _read_generation(self) -> tuple[int, int]:
-        with self.guard.guarded() as client:
-            pipe = client.pipeline(transaction=False)
-            generation.queue_generation_read(pipe, self.alias)
-            return generation.parse_generation_read(pipe.execute())
+    def generation_with(self, key_of: Callable[[int], str] | None) -> tuple[str, bytes | None] | None:
+        """Read this request's generation, unless read already, and in the same round trip the entry
+        ``key_of`` names in the generation this process saw last: that entry's key and bytes (None: no
+        entry) when it is still the generation, else None, and the caller reads its entry itself. The
+        generation moves only when the index is written, so a request's generation and first entry are
+        nearly always one round trip, not two."""
+        state = requestctx.current()
+        if state.generation_read:
+            return None
+        state.generation_read = True
+        guess = self._seen if key_of is not None else None
+        try:
+            with self.guard.guarded() as client:
+                pipe = client.pipeline(transaction=False)
+                generation.queue_generation_read(pipe, self.alias)
+                if guess is not None:
+                    pipe.get(key_of(guess))
+                replies = pipe.execute()
+        except CacheDown as exc:
+            self.failed(exc)
+            return None
+        state.generation = generation.parse_generation_read(replies[:2])
+        self._seen = state.generation[0]
+        if guess is None or guess != self._seen:
+            return None
+        return key_of(guess), replies[2]
 
     def get(self, key: str) -> bytes | None:
         with self.guard.guarded() as client:

@@ -5,7 +5,8 @@ Before the view, in order:
 1. the rate limit (flask-limiter's own hook, installed first: a kept answer still counts);
 2. the parameters are UTF-8, or a 400 names the one that is not (:mod:`.parameters`);
 3. the edge's step, for views the edge cache keeps: a 304 for a request holding the
-   canonical ETag (no render, no Elasticsearch; :mod:`.edge`);
+   canonical ETag (no render, no Elasticsearch; :mod:`.edge`); the index generation it reads
+   comes with the kept answer of step 4, in one round trip;
 4. a whole answer kept in the cache, when the view's policy allows one (the view is skipped);
 5. the request's time budget for its Elasticsearch calls, counted from when the front received
    it: what it waited for a thread is taken off, and past the queue budget none is left, so it is
@@ -52,6 +53,8 @@ RELEASE_ROOTS = (Path(__file__).resolve().parents[2],)  # services/: the code an
 class KeptAnswers(Protocol):
     """The whole-answer cache as the hooks use it (:class:`services.web.cache.responses.KeptAnswers`)."""
 
+    def prefetch(self, view_policy: policy.Policy) -> None: ...
+
     def serve(self, view_policy: policy.Policy) -> Response | None: ...
 
     def keep(self, resp: Response, view_policy: policy.Policy) -> None: ...
@@ -81,6 +84,8 @@ def _before(edge: Edge, kept: KeptAnswers | None, budgets: dict[Budget, float],
     def before() -> Response | None:
         view_policy = policy.current()
         check_utf8(request.query_string)
+        if kept is not None:
+            kept.prefetch(view_policy)  # the generation the edge's step reads, with the kept answer
         answer = edge.before(view_policy)
         if answer is not None:
             return answer
