@@ -48,6 +48,7 @@ def test_dates_and_dataclasses_are_written_as_flask_writes_them(app):
 def test_what_orjson_cannot_write_goes_through_flasks_writer(app):
     with app.app_context():
         assert json.loads(app.json.dumps({"big": 2**70})) == {"big": 2**70}
+        assert app.json.dumps({"q": "bad \udc80 byte"}) == '{"q": "bad \\udc80 byte"}'  # a lone surrogate (a 400's echo)
         assert app.json.dumps({"a": 1}, indent=2) == '{\n  "a": 1\n}'
         with pytest.raises(TypeError):
             app.json.dumps({"x": object()})
