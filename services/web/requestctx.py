@@ -95,7 +95,9 @@ def hand_over(resp: Response, state: RequestState) -> None:
 
 
 def _run(writes: list[Callable[[], None]]) -> None:
-    for write in writes:
+    """Each write once, in order (an answer closed twice runs none again)."""
+    while writes:
+        write = writes.pop(0)
         try:
             write()
         except Exception:  # the answer is sent: a failed write is logged, never raised into the server
