@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import ahocorasick
 
 from services.search.records.paper_names import (
+    NET_WORDS,
     finish_key,
     key_words,
     name_key,
@@ -63,6 +64,7 @@ WITNESS_SHARE = 0.01    # least this share of its papers (the full corpus's year
 WITNESS_EXPECTED = 2    # papers after it mention the name, would have mentioned it at least this often
 MAX_NAMES = 8           # names kept per paper (own first)
 MIN_LONG_WORDS = 2      # a long form of one word ("Transformer (TF)") ties nothing
+NETWORK = "network"     # the singular every word of NET_WORDS is matched as
 SCATTERED_WORDS = 3     # a long form scattered in a title (not its leading phrase) ties it with this many
 SCATTERED_TITLES = 3    # content words, when at most this many titles of the corpus hold them all
 _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
@@ -104,6 +106,10 @@ def novel(earlier: int, later: int, papers_before: int, papers_after: int) -> bo
 
 
 def _singular(word: str) -> str:
+    """A title's word as long forms are matched: singular, and a net a network ("Generative Adversarial
+    Nets" is what "generative adversarial networks (GANs)" stands for)."""
+    if word in NET_WORDS:
+        return NETWORK
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -127,7 +133,7 @@ class _Texts:
         automaton = ahocorasick.Automaton()
         for key, parts in _phrases(keys):
             last = key[len("".join(parts[:-1])):]  # the last word as the key has it (singular)
-            for word in (last, last + "s"):
+            for word in (last, last + "s") if last != NETWORK else NET_WORDS:  # "... nets" writes "... networks"
                 automaton.add_word(" " + " ".join([*parts[:-1], word]) + " ", key)
         years: dict[str, list[int]] = defaultdict(list)
         who: dict[str, set[int]] = defaultdict(set)

@@ -42,6 +42,18 @@ def test_other_papers_give_the_earliest_title_its_acronym_and_long_form():
     assert got.mentions == 30
 
 
+def test_a_title_that_says_nets_is_what_networks_stands_for():
+    """"Generative Adversarial Nets" introduced GAN, though the field writes "generative adversarial networks"."""
+    papers = [e for e in field() if e.paper_id != "p100"]
+    papers.append(entry(400, 2017, "Generative Adversarial Nets",
+                        "We propose a new framework for estimating generative models via an adversarial process."))
+    papers += [entry(500 + i, 2018 + i % 5, f"Image Synthesis Follow-up {i}",
+                     "Generative adversarial networks (GANs) synthesise images; we improve GANs.") for i in range(30)]
+    got = named(papers)["p400"]
+    assert got.names == ["GAN", "Generative adversarial networks"] and got.introduced == ["GAN"]
+    assert got.mentions == 30
+
+
 def test_a_coined_name_is_introduced_by_its_first_bearer_and_counts_its_followers():
     by_id = named(field())
     assert by_id["p101"].names == ["GraphSAGE"] and by_id["p101"].introduced == ["GraphSAGE"]
