@@ -32,7 +32,7 @@ from typing import Any
 
 from services.search.limits import MAX_QUERY
 from services.search.records.model import title_key
-from services.search.records.paper_names import fold, query_key
+from services.search.records.paper_names import fold, query_key, query_keys
 from services.search.records.prominence import NEUTRAL
 from services.search.records.schema import ENGLISH_STOPWORDS
 
@@ -75,14 +75,16 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
     # The text as parsed, and as typed ("A + B" parses into "A B"; its name keeps the "+"). A "+" typed
     # right after a word is part of the name: "ControlNet++" is not ControlNet, so only the typed key counts.
     typed_key = query_key(raw[:MAX_QUERY])
-    named = [typed_key] if _NAME_PLUS.search(raw[:MAX_QUERY]) else [
+    typed_keys = [typed_key] if _NAME_PLUS.search(raw[:MAX_QUERY]) else [
         k for k in dict.fromkeys((query_key(text), typed_key)) if k]
+    # ... and a typed plural as its singular too ("gans" names GAN), never the only spelling "as typed".
+    named = list(dict.fromkeys(k for key in typed_keys for k in query_keys(key)))
     if named:
         # A name counts as introduced once later papers mention it (one is its namesake, as often as not).
         introduced = {"bool": {"filter": [{"terms": {"intro_keys": named}},
                                           {"range": {"mentions": {"gte": MIN_INTRO_MENTIONS}}}]}}
         out += [("name", {"terms": {"name_keys": named}}), ("introduced", introduced)]
-        singular = [k for k in named if not k.endswith("s")]
+        singular = [k for k in typed_keys if not k.endswith("s")]
         if singular:
             out.append(("name_as_typed", {"bool": {"filter": [{"terms": {"name_keys": singular}}],
                                                    "must_not": [{"terms": {"name_keys": [k + "s" for k in singular]}}]}}))
@@ -152,12 +154,12 @@ def _name_author(words: list[str]) -> list[tuple[str, dict[str, Any]]]:
         for name_words, author_words in ((words[:cut], words[cut:]), (words[cut:], words[:cut])):
             if len(name_words) > NAME_AUTHOR_WORDS or len(author_words) > NAME_AUTHOR_WORDS:
                 continue
-            key = query_key(" ".join(name_words))
-            if not key:
+            keys = query_keys(" ".join(name_words))
+            if not keys:
                 continue
             author = {"match": {"authors_folded": {"query": fold(" ".join(author_words)), "operator": "and"}}}
-            out += [("name_author", {"bool": {"filter": [{"term": {"name_keys": key}}, author]}}),
-                    ("introduced", {"bool": {"filter": [{"term": {"intro_keys": key}}, author]}})]
+            out += [("name_author", {"bool": {"filter": [{"terms": {"name_keys": keys}}, author]}}),
+                    ("introduced", {"bool": {"filter": [{"terms": {"intro_keys": keys}}, author]}})]
     return out
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from services.search.limits import MAX_PREFIX_TERMS, PREFIX_EXPANSIONS
 from services.search.records.model import title_key
-from services.search.records.paper_names import fold, query_key
+from services.search.records.paper_names import fold, query_keys
 from services.search.records.schema import ENGLISH_STOPWORDS
 
 from .query_language import Clause, ParsedQuery, Term
@@ -134,12 +134,14 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
     query = _unfolded(term, negated)
     if folded != term.text.casefold():
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
-    key = query_key(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else ""
-    if key:
-        # Keyword fields: one term per field, their scores summed (most_fields), as a title word's are.
-        keys = {"multi_match": {"query": key, "type": "most_fields", "boost": NAME_KEY_BOOST,
-                                "fields": [NAME_KEY_FIELD, CONTRACTION_FIELD]}}
-        query = {"bool": {"should": [query, keys], "minimum_should_match": 1}}
+    keys = query_keys(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else []
+    if keys:
+        # Keyword fields: one term per field, their scores summed (most_fields), as a title word's are; a
+        # typed plural also as its singular ("gans": GAN), the better of the two counting (a name "GANs" has both).
+        named = [{"multi_match": {"query": key, "type": "most_fields", "boost": NAME_KEY_BOOST,
+                                  "fields": [NAME_KEY_FIELD, CONTRACTION_FIELD]}} for key in keys]
+        query = {"bool": {"should": [query, named[0] if len(named) == 1 else {"dis_max": {"queries": named}}],
+                          "minimum_should_match": 1}}
     return query
 
 

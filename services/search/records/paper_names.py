@@ -78,7 +78,7 @@ def _plural(name: str, raw: str) -> bool:
 
 def search_keys(name: str) -> list[str]:
     """What a typed query may fold to and still mean ``name``: its key as written and its :func:`name_key`
-    ("ddims" and "ddim" for "DDIMs"; only "acls" for "ACLS"). A query is folded by :func:`query_key`."""
+    ("ddims" and "ddim" for "DDIMs"; only "acls" for "ACLS"). A query is folded by :func:`query_keys`."""
     return [k for k in dict.fromkeys((query_key(name), name_key(name))) if k]
 
 
@@ -86,6 +86,13 @@ def query_key(text: str) -> str:
     """A typed text as a key: folded like :func:`name_key`, but no plural guessed (case is lost in typing)."""
     raw = raw_key(text)
     return raw if MIN_KEY_CHARS <= len(raw) <= MAX_KEY_CHARS else ""
+
+
+def query_keys(text: str) -> list[str]:
+    """The keys a typed text may mean a name by: its :func:`query_key`, and, when that ends in a plural's
+    "s", the singular too ("gans" is GAN's plural; "acls" still meets ACLS by its own key first)."""
+    key = query_key(text)
+    return [k for k in dict.fromkeys((key, finish_key(key))) if k] if key else []
 
 
 def raw_key(text: str) -> str:

@@ -530,6 +530,13 @@ def test_compile_single_weighted_field_keeps_the_boost(monkeypatch):
         "query": "graph", "operator": "and", "zero_terms_query": "all", "boost": 9.0}}}, "graph")
 
 
+def test_a_typed_plural_meets_a_name_by_its_singular_too():
+    """`gans` meets the key of "GAN" as well as that of a name written "GANs" (the better of the two counts)."""
+    keys = compiled("gans")["must"][0]["bool"]["should"][1]
+    assert [q["multi_match"]["query"] for q in keys["dis_max"]["queries"]] == ["gans", "gan"]
+    assert "dis_max" not in compiled("gan")["must"][0]["bool"]["should"][1]
+
+
 def test_compile_clause_limit_bounds_query_size():
     q = " ".join(f"w{i}" for i in range(500))
     body = compiled(q)

@@ -57,7 +57,18 @@ def test_a_plus_after_a_word_is_part_of_the_name():
     """ControlNet++ is not ControlNet (which 137 later abstracts mention): only the typed key counts."""
     assert filters("ControlNet++")["name"] == [{"terms": {"name_keys": ["controlnet++"]}}]
     assert filters("A + B")["name"] == [{"terms": {"name_keys": ["ab", "a+b"]}}]
-    assert filters("+graph +networks")["name"] == [{"terms": {"name_keys": ["graphnetworks", "+graph+networks"]}}]
+    assert filters("+graph +networks")["name"] == [{"terms": {"name_keys": [
+        "graphnetworks", "graphnetwork", "+graph+networks", "+graph+network"]}}]
+
+
+def test_a_typed_plural_names_the_singular_too_but_is_as_typed_only_itself():
+    """`gans` means GAN (the name the 2014 paper introduced); only "gans" is the spelling as typed."""
+    got = filters("gans")
+    assert got["name"] == [{"terms": {"name_keys": ["gans", "gan"]}}]
+    assert got["introduced"][0]["bool"]["filter"][0] == {"terms": {"intro_keys": ["gans", "gan"]}}
+    assert "name_as_typed" not in got  # a typed plural: no singular is "as typed"
+    assert filters("gan")["name_as_typed"][0]["bool"]["filter"] == [{"terms": {"name_keys": ["gan"]}}]
+    assert filters("class")["name"] == [{"terms": {"name_keys": ["class"]}}]  # "ss" is no plural
 
 
 def test_a_name_spelt_as_typed_comes_before_a_plural_that_folds_to_it():
