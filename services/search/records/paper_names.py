@@ -157,7 +157,7 @@ def plain(name: str) -> str:
 def named_as(typed: Sequence[str], names: Sequence[str], title: str) -> str:
     """The one of ``names`` that a typed text or word is (as the search's name factor matches it), when the
     title does not already say it: "Gato" for `gato` or `gato reed` on "A Generalist Agent"; "" if none."""
-    keys = {query_key(text) for text in typed} - {""}
+    keys = {key for text in typed for key in query_keys(text)}
     shown = raw_key(title)
     for name in names:
         if keys.intersection(search_keys(name)) and raw_key(name) not in shown:

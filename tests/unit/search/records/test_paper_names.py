@@ -101,3 +101,4 @@ def test_a_typed_name_is_told_where_the_title_does_not_say_it():
                     "Neural Discrete Representation Learning") == "VQ-VAE"
     assert named_as(["lora"], ["LoRA"], "LoRA: Low-Rank Adaptation of Large Language Models") == ""  # said there
     assert named_as(["graph networks"], ["Gato"], "A Generalist Agent") == ""
+    assert named_as(["gans"], ["GAN", "Generative Adversarial Networks"], "Generative Adversarial Nets") == "GAN"
