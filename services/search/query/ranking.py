@@ -42,9 +42,9 @@ from .query_language import ParsedQuery
 FACTORS = {
     "title": 8.0,         # the whole title (case, accents and punctuation aside)
     "name": 4.0,          # one of its names: "lora", "direct preference optimization", "vq-vae", "maml"
-    "introduced": 2.0,    # ... a name it introduced (times the name's 4): the paper a name belongs to
+    "introduced": 3.0,    # ... a name it introduced (times the name's 4): the paper a name belongs to
     "name_as_typed": 1.6,  # ... spelt as typed, not only as its plural: "SWORD" before "Swords", "RED" before "REDs"
-    "title_name": 2.5,    # ... the name its title starts with, exactly as typed: "BINDER" for "BINDER: ...", not for
+    "title_name": 3.5,    # ... the name its title starts with, exactly as typed: "BINDER" for "BINDER: ...", not for
                           #     a paper merely known as Binder (which it beats even where that one introduced "Binder")
     "name_author": 4.0,   # a name plus an author's names: "maml finn", "vqvae van den oord"
     "title_start": 2.0,   # the start of the title, its last word cut ("direct preference optim"), or words that
