@@ -75,10 +75,10 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
     # The text as parsed, and as typed ("A + B" parses into "A B"; its name keeps the "+"). A "+" typed
     # right after a word is part of the name: "ControlNet++" is not ControlNet, so only the typed key counts.
     typed_key = query_key(raw[:MAX_QUERY])
-    typed_keys = [typed_key] if _NAME_PLUS.search(raw[:MAX_QUERY]) else [
-        k for k in dict.fromkeys((query_key(text), typed_key)) if k]
+    texts = [raw[:MAX_QUERY]] if _NAME_PLUS.search(raw[:MAX_QUERY]) else [text, raw[:MAX_QUERY]]
+    typed_keys = [k for k in dict.fromkeys(query_key(t) for t in texts) if k]
     # ... and a typed plural as its singular too ("gans" names GAN), never the only spelling "as typed".
-    named = list(dict.fromkeys(k for key in typed_keys for k in query_keys(key)))
+    named = list(dict.fromkeys(k for t in texts for k in query_keys(t)))
     if named:
         # A name counts as introduced once later papers mention it (one is its namesake, as often as not).
         introduced = {"bool": {"filter": [{"terms": {"intro_keys": named}},

@@ -82,6 +82,9 @@ def search_keys(name: str) -> list[str]:
     return [k for k in dict.fromkeys((query_key(name), name_key(name))) if k]
 
 
+_TYPED_PLURAL = re.compile(r"[^\W\d_]s$", re.IGNORECASE)  # "GANs", "alis"; not "pac-s", "t5s"
+
+
 def query_key(text: str) -> str:
     """A typed text as a key: folded like :func:`name_key`, but no plural guessed (case is lost in typing)."""
     raw = raw_key(text)
@@ -89,10 +92,14 @@ def query_key(text: str) -> str:
 
 
 def query_keys(text: str) -> list[str]:
-    """The keys a typed text may mean a name by: its :func:`query_key`, and, when that ends in a plural's
-    "s", the singular too ("gans" is GAN's plural; "acls" still meets ACLS by its own key first)."""
+    """The keys a typed text may mean a name by: its :func:`query_key`, and, when the text ends in a
+    plural's "s" right after a letter, the singular too ("gans" is GAN's plural; "acls" still meets
+    ACLS by its own key first; the "s" of "pac-s" is PAC-S's own letter)."""
     key = query_key(text)
-    return [k for k in dict.fromkeys((key, finish_key(key))) if k] if key else []
+    if not key:
+        return []
+    plural = _TYPED_PLURAL.search(text.strip())
+    return [k for k in dict.fromkeys((key, finish_key(key) if plural else key)) if k]
 
 
 def raw_key(text: str) -> str:

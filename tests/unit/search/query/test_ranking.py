@@ -69,6 +69,7 @@ def test_a_typed_plural_names_the_singular_too_but_is_as_typed_only_itself():
     assert "name_as_typed" not in got  # a typed plural: no singular is "as typed"
     assert filters("gan")["name_as_typed"][0]["bool"]["filter"] == [{"terms": {"name_keys": ["gan"]}}]
     assert filters("class")["name"] == [{"terms": {"name_keys": ["class"]}}]  # "ss" is no plural
+    assert filters("pac-s")["name"] == [{"terms": {"name_keys": ["pacs"]}}]  # PAC-S's own "s"
 
 
 def test_a_name_spelt_as_typed_comes_before_a_plural_that_folds_to_it():

@@ -102,3 +102,11 @@ def test_a_typed_name_is_told_where_the_title_does_not_say_it():
     assert named_as(["lora"], ["LoRA"], "LoRA: Low-Rank Adaptation of Large Language Models") == ""  # said there
     assert named_as(["graph networks"], ["Gato"], "A Generalist Agent") == ""
     assert named_as(["gans"], ["GAN", "Generative Adversarial Networks"], "Generative Adversarial Nets") == "GAN"
+
+
+def test_a_typed_plural_is_its_singular_too_but_not_a_names_own_s():
+    from services.search.records.paper_names import query_keys
+
+    assert query_keys("GANs") == query_keys("gans") == ["gans", "gan"]
+    assert query_keys("pac-s") == ["pacs"] and query_keys("t5s") == ["t5s"] and query_keys("class") == ["class"]
+    assert query_keys("") == [] and query_keys("a") == []
