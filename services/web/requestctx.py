@@ -107,9 +107,8 @@ def _run(writes: list[Callable[[], None]]) -> None:
 def _run_left(_exc: BaseException | None = None) -> None:
     """Teardown: writes no answer took (the request failed before its last hook) run now."""
     state = g.get("paperlist")
-    if state is not None and state.deferred:
-        writes, state.deferred = state.deferred, []
-        _run(writes)
+    if state is not None:
+        _run(state.deferred)
 
 
 def install(app: Flask) -> None:

@@ -96,10 +96,8 @@ def query_keys(text: str) -> list[str]:
     plural's "s" right after a letter, the singular too ("gans" is GAN's plural; "acls" still meets
     ACLS by its own key first; the "s" of "pac-s" is PAC-S's own letter)."""
     key = query_key(text)
-    if not key:
-        return []
-    plural = _TYPED_PLURAL.search(text.strip())
-    return [k for k in dict.fromkeys((key, finish_key(key) if plural else key)) if k]
+    singular = finish_key(key) if key and _TYPED_PLURAL.search(text.strip()) else ""
+    return [k for k in dict.fromkeys((key, singular)) if k]
 
 
 def raw_key(text: str) -> str:
