@@ -7,7 +7,9 @@ and so do hundreds of papers that merely use it. This pass reads every paper of 
 once and decides, from the corpus alone:
 
 * **names others give a paper.** A long form that other abstracts define ("Long Form (SHORT)",
-  :mod:`.acronyms`) and that an earlier title leads with (its words before the first small word),
+  :mod:`.acronyms`) and that an earlier title leads with (its words before the first small word,
+  after a leading "The": "The Lottery Ticket Hypothesis" is what "lottery ticket hypothesis (LTH)" stands
+  for; "A"/"An" start a kind's instance, "A Neural Video Codec", whose phrase is the kind's),
   is named by, or is ("model-agnostic meta-learning" and "Model-Agnostic Meta-Learning for Fast
   Adaptation of Deep Networks") gives
   that title's paper the short name and the long form: the earliest such paper, when it precedes
@@ -69,6 +71,8 @@ SCATTERED_WORDS = 3     # a long form scattered in a title (not its leading phra
 SCATTERED_TITLES = 3    # content words, when at most this many titles of the corpus hold them all
 _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
                    "at", "as", "is", "are", "or", "its", "their"))
+_ARTICLE = re.compile(r"^\s*the\s+(?=\S)", re.IGNORECASE)
+_COMPOUND = re.compile(r"\w+(?:-\w+)+")
 _NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -123,13 +127,13 @@ class _Texts:
 
     def __init__(self, entries: Sequence[Entry]):
         self.entries = entries
-        self.texts = [f" {' '.join(_NOT_WORD.sub('', _fold_text(f'{e.title} {e.abstract}')).split())} "
-                      for e in entries]
+        self.texts = [_words_of(_fold_text(f"{e.title} {e.abstract}")) for e in entries]
 
-    def mentions(self, keys: Iterable[str], watched: set[str] = frozenset()
+    def mentions(self, keys: Iterable[str], watched: set[str] = frozenset(), writers: set[int] = frozenset()
                  ) -> tuple[dict[str, list[int]], dict[str, set[int]]]:
         """For each key, the sorted years of the papers whose title or abstract holds it (once a paper);
-        and, for the ``watched`` keys, which papers those are."""
+        and, for the ``watched`` keys, which papers those are (of the ``writers``, also where a hyphenated
+        word's head writes it)."""
         automaton = ahocorasick.Automaton()
         for key, parts in _phrases(keys):
             last = key[len("".join(parts[:-1])):]  # the last word as the key has it (singular)
@@ -141,13 +145,32 @@ class _Texts:
             return years, who
         automaton.make_automaton()
         for i, (entry, text) in enumerate(zip(self.entries, self.texts)):
-            for key in {key for _, key in automaton.iter(text)}:
+            found = {key for _, key in automaton.iter(text)}
+            for key in found:
                 years[key].append(entry.year)
-                if key in watched:
+            if watched:
+                if i in writers:
+                    found |= {key for _, key in automaton.iter(_heads_of(entry))}
+                for key in found & watched:
                     who[key].add(i)
         for ys in years.values():
             ys.sort()
         return years, who
+
+
+def _heads_of(entry: Entry) -> str:
+    """An entry's text with each hyphenated word read as its head, its last part: DINO's abstract writes
+    "self-distillation with no labels", a distillation with no labels, so it writes "distillation with no
+    labels (DINO)" as others define it. (Not the parts spaced: "Low-Dynamic-Range" would write "low dynamic
+    range", a field's term.)"""
+    text = _fold_text(f"{entry.title} {entry.abstract}")
+    return _words_of(_COMPOUND.sub(lambda compound: compound.group(0).rsplit("-", 1)[1], text)) if "-" in text else ""
+
+
+def _words_of(text: str) -> str:
+    """A folded text as the automaton reads it: its words between spaces, a hyphenated word joined as keys
+    write it ("self-distillation" is "selfdistillation")."""
+    return f" {' '.join(_NOT_WORD.sub('', text).split())} "
 
 
 def _fold_text(text: str) -> str:
@@ -188,10 +211,11 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
                 bearers[key].append(i)
     ties, long_of = _ties(entries, bearers)
     longs = {short: _remember(long) for short, long in long_of.items()}
+    shorts = {*bearers, *(name_key(short) for names in ties.values() for _, short in names)}
     mentioned, writing = _Texts(entries).mentions(
         {*bearers, *longs.values(), *(name_key(n) for names in ties.values() for n, _ in names)},
-        watched={longs[key] for key in {*bearers, *(name_key(short) for names in ties.values() for _, short in names)}
-                 if key in longs})
+        watched={longs[key] for key in shorts if key in longs},
+        writers={*ties, *(i for key, who in bearers.items() if key in longs for i in who)})
     years = _Years(entries)
     english = _english({key for key in bearers if key not in _PHRASE_CACHE}, entries)
     out = [Named(names=list(e.own)) for e in entries]
@@ -305,7 +329,8 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
             longs[pair][found.long] += 1
     starting: dict[tuple[str, ...], list[int]] = defaultdict(list)  # a title's leading phrase, its name, itself
     for i, entry in enumerate(entries):
-        for head in {_title_words(entry.title), _title_words(title_name(entry.title)), _leading(entry.title)}:
+        title = _ARTICLE.sub("", entry.title)  # "A Linear Non-Gaussian Acyclic Model for ..." leads with its long form
+        for head in {_title_words(title), _title_words(title_name(title)), _leading(title)}:
             if len(head) >= MIN_LONG_WORDS:
                 starting[head].append(i)
     out: dict[int, list[tuple[str, str]]] = defaultdict(list)

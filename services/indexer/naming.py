@@ -3,7 +3,8 @@
 A method's name is usually not in its title: the abstract coins it ("We present GraphSAGE,
 a general, inductive framework", "a new algorithm named WGAN", "the new framework, called
 DEtection TRansformer or DETR", "Our model, the Vector Quantised-Variational AutoEncoder
-(VQ-VAE)", "The agent, which we refer to as Gato", "we propose the TuRBO algorithm").
+(VQ-VAE)", "The agent, which we refer to as Gato", "we propose the TuRBO algorithm", "we train
+GPT-3, an autoregressive language model").
 :func:`own_names` finds them with a few patterns of how abstracts introduce a name, and keeps
 only spans that look like names (a coined word, or a Title Case phrase),
 so "we propose a new method for training GANs" names nothing. An acronym the abstract defines
@@ -43,7 +44,7 @@ def _vocab() -> dict[str, frozenset]:
     vocab["head_nouns"] |= vocab["our_nouns"]  # "our model, ...", "the TuRBO model"
     vocab["phrase_words"] = frozenset(tuple(phrase.split()) for phrase in vocab["naming_phrases"])
     # The words a trigger ends with, as split from the text ("model," after "our"; "as" of "refer to as").
-    vocab["triggers"] = (vocab["naming_words"] | vocab["naming_verbs"] | vocab["introducing_verbs"]
+    vocab["triggers"] = (vocab["naming_words"] | vocab["naming_verbs"] | vocab["introducing_verbs"] | vocab["apposing_verbs"]
                          | {f"{noun}," for noun in vocab["our_nouns"]}
                          | {words[-1] for words in vocab["phrase_words"]})
     return vocab
@@ -82,11 +83,12 @@ def coined_names(abstract: str) -> list[str]:
                 rest = rest[:n + 1]
                 break
         rest_lowered = [w.strip(_EDGE_PUNCT + ",;:.()").lower() for w in rest]
-        out += _spans_after(rest, rest_lowered, 0, kind)
+        out += _apposed(rest, rest_lowered) if kind == APPOSED else _spans_after(rest, rest_lowered, 0, kind)
     return list(dict.fromkeys(out))
 
 
-NAMING, VERB, APPOSITION = "naming", "verb", "apposition"
+NAMING, VERB, APPOSITION, APPOSED = "naming", "verb", "apposition", "apposed"
+_APPOSED_BY = ("a", "an")
 
 
 def _strength(lowered: list[str], i: int) -> str | None:
@@ -107,6 +109,8 @@ def _strength(lowered: list[str], i: int) -> str | None:
             before in vocab["introducers"]
             or (before in vocab["adverbs"] and i > 1 and lowered[i - 2] in vocab["introducers"])):
         return VERB
+    if word in vocab["apposing_verbs"] and before in vocab["introducers"]:
+        return APPOSED  # "we train GPT-3, an autoregressive language model"
     if word.endswith(",") and word[:-1] in vocab["our_nouns"] and before == "our":
         return APPOSITION  # "Our model, the Vector Quantised-Variational AutoEncoder (VQ-VAE), ..."
     return None
@@ -140,6 +144,18 @@ def _spans_after(words: list[str], lowered: list[str], i: int, kind: str) -> lis
             continue
         break
     return out
+
+
+def _apposed(words: list[str], lowered: list[str]) -> list[str]:
+    """The coined word right after an apposing verb, when "a"/"an" describes it after a comma ("we train GPT-3,
+    an autoregressive language model"); nothing else ("we train ResNet-50 on ImageNet", "we collected a new
+    dataset, a ...", "we train DetPro with ViLD, a ...")."""
+    span, end = _span(words, lowered, 0)
+    if (span and name_like(span[0]) and not any(w.lower() in _vocab()["connectors"] for w in span)
+            and words[end - 1].endswith(",") and end < len(lowered)
+            and lowered[end] in _APPOSED_BY):
+        return [" ".join(span)]
+    return []
 
 
 def _set_off(words: list[str], end: int) -> bool:

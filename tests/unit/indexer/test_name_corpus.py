@@ -54,6 +54,32 @@ def test_a_title_that_says_nets_is_what_networks_stands_for():
     assert got.mentions == 30
 
 
+def test_a_title_that_starts_with_the_leads_with_what_others_define():
+    """"The Lottery Ticket Hypothesis" is what "lottery ticket hypothesis (LTH)" stands for."""
+    papers = [e for e in field() if e.paper_id != "p100"]
+    papers += [entry(400, 2017, "The Lottery Ticket Hypothesis: Finding Sparse, Trainable Neural Networks"),
+               entry(401, 2016, "Hypothesis Testing for Lotteries")]
+    papers += [entry(500 + i, 2018 + i % 5, f"Pruning Follow-up {i}",
+                     "The Lottery Ticket Hypothesis (LTH) finds sparse networks.") for i in range(30)]
+    by_id = named(papers)
+    assert "LTH" in by_id["p400"].introduced and "Lottery Ticket Hypothesis" in by_id["p400"].names
+    assert by_id["p401"].names == []
+
+
+def test_a_long_form_at_a_hyphenated_words_head_is_written_there():
+    """DINO's abstract writes "self-distillation with no labels"; others define "distillation with no labels (DINO)"."""
+    papers = field() + [entry(400, 2017, "Emerging Properties in Self-Supervised Vision Transformers",
+                              "We propose a simple method, called DINO, a form of self-distillation with no labels.")]
+    papers += [entry(500 + i, 2018 + i % 5, f"Vision Follow-up {i}",
+                     "We pretrain with distillation with no labels (DINO).") for i in range(30)]
+    papers.append(entry(600, 2016, "Low-Dynamic-Range Imaging", "We restore low-dynamic-range (LDR) images."))
+    papers += [entry(700 + i, 2018 + i % 5, f"Imaging Follow-up {i}", "Photos of low dynamic range (LDR) lack detail.")
+               for i in range(30)]
+    by_id = named(papers)
+    assert by_id["p400"].introduced == ["DINO"] and by_id["p400"].mentions == 30
+    assert by_id["p600"].introduced == []  # the whole compound spaced is a field's term, not its head
+
+
 def test_a_coined_name_is_introduced_by_its_first_bearer_and_counts_its_followers():
     by_id = named(field())
     assert by_id["p101"].names == ["GraphSAGE"] and by_id["p101"].introduced == ["GraphSAGE"]

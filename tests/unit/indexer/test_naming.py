@@ -29,6 +29,10 @@ from services.indexer.naming import coined_names, own_names
     ("In this work we proposed GraphSAGE, a general, inductive framework.", ["GraphSAGE"]),  # past tense too
     ('A method termed "Video Cross-Stream Prototypical Contrasting", which predicts.',
      ["Video Cross-Stream Prototypical Contrasting"]),  # the quotes are not the name's
+    ("Specifically, we train GPT-3, an autoregressive language model with 175 billion parameters.", ["GPT-3"]),
+    ("We trained ResNet-50 on ImageNet for 90 epochs.", []),  # trained, not described: a use
+    ("We collected a new dataset, a large one, of dialogues.", []),  # no coined word
+    ("We train DetPro with ViLD, a detector.", []),  # two names joined: neither is described alone
 ])
 def test_what_an_abstract_coins(abstract, names):
     assert coined_names(abstract) == names
