@@ -201,7 +201,22 @@ def _remember(name: str) -> str:
 
 
 def corpus_names(entries: Sequence[Entry]) -> list[Named]:
-    """What the corpus says of each entry's names (same order). See the module docstring."""
+    """What the corpus says of each entry's names (same order). See the module docstring.
+
+    The same whatever the entries' order: they are read by year and id, so that ties (two long forms
+    written as often, two spellings of a name) are broken alike on every run. The index hands them over in
+    its own order, which every write of the pass changes: read as given, a second pass over its own output
+    changed 450-670 papers and moved "introduced" between 2,419 and 2,603 of them.
+    """
+    order = sorted(range(len(entries)), key=lambda i: (entries[i].year, entries[i].paper_id))
+    found = _corpus_names([entries[i] for i in order])
+    out: list[Named] = [Named()] * len(entries)
+    for named, i in zip(found, order):
+        out[i] = named
+    return out
+
+
+def _corpus_names(entries: Sequence[Entry]) -> list[Named]:
     _PHRASE_CACHE.clear()
     bearers: dict[str, list[int]] = defaultdict(list)
     for i, entry in enumerate(entries):

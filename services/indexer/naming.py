@@ -100,7 +100,8 @@ def _strength(lowered: list[str], i: int) -> str | None:
     word = lowered[i]
     before = lowered[i - 1] if i else ""
     if word in vocab["naming_words"]:
-        return NAMING
+        after = lowered[i + 1].strip(_EDGE_PUNCT + ",;:.()") if i + 1 < len(lowered) else ""
+        return None if after in vocab["not_after_naming"] else NAMING
     if any(tuple(lowered[max(i - len(p) + 1, 0):i + 1]) == p for p in vocab["phrase_words"]):
         return NAMING  # "which we refer to as Gato"
     if word in vocab["naming_verbs"] and before == "we":
@@ -168,6 +169,9 @@ def _modifies(words: list[str], lowered: list[str], end: int) -> bool:
     if end >= len(words) or words[end - 1].endswith((",", ";", ":", ".", ")")):
         return False
     nxt = lowered[end]
+    if nxt in _vocab()["follows_a_name_before_on"]:  # "we propose X based on ...", not "a novel BERT based framework"
+        after = end + 1 < len(words) and words[end + 1]
+        return bool(after) and after[:1].islower() and lowered[end + 1] not in ("on", "upon")
     return bool(nxt) and words[end][:1].islower() and nxt not in _vocab()["follows_a_name"]
 
 

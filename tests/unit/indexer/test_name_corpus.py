@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from services.indexer.name_corpus import Entry, corpus_names, novel
 from services.indexer.naming import own_names
 
@@ -78,6 +80,19 @@ def test_a_long_form_at_a_hyphenated_words_head_is_written_there():
     by_id = named(papers)
     assert by_id["p400"].introduced == ["DINO"] and by_id["p400"].mentions == 30
     assert by_id["p600"].introduced == []  # the whole compound spaced is a field's term, not its head
+
+
+def test_the_pass_answers_the_same_whatever_the_order_it_reads():
+    """The index hands the papers over in its own order, which the pass's own writes change."""
+    papers = field() + [entry(400, 2017, "Deep Recurrent Units for Sequence Modelling")]
+    papers += [entry(500 + i, 2018 + i % 5, f"Units Follow-up {i}",  # two spellings, as often: a tie
+                     "We use Deep Recurrent Units (DRU)." if i % 2 else "We use deep recurrent units (DRU).")
+               for i in range(30)]
+    expected = named(papers)
+    for seed in range(5):
+        shuffled = papers[:]
+        random.Random(seed).shuffle(shuffled)
+        assert named(shuffled) == expected
 
 
 def test_a_coined_name_is_introduced_by_its_first_bearer_and_counts_its_followers():

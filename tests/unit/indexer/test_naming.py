@@ -33,6 +33,12 @@ from services.indexer.naming import coined_names, own_names
     ("We trained ResNet-50 on ImageNet for 90 epochs.", []),  # trained, not described: a use
     ("We collected a new dataset, a large one, of dialogues.", []),  # no coined word
     ("We train DetPro with ViLD, a detector.", []),  # two names joined: neither is described alone
+    ("We propose a Named Entity Recognition model for tweets.", []),  # a field's term, not "Entity Recognition"
+    ("Our tagger finds Named Entities in Bavarian text.", []),
+    ("We propose a novel BERT based robust multi-task learning framework.", []),  # "BERT-based", a modifier
+    ("We propose GraphSAGE based on sampling neighbours.", ["GraphSAGE"]),
+    ("We propose Mutual Information Regularization based Defense against attacks.",
+     ["Mutual Information Regularization"]),  # within a Title Case name: not a modifier
 ])
 def test_what_an_abstract_coins(abstract, names):
     assert coined_names(abstract) == names
