@@ -72,7 +72,6 @@ SCATTERED_TITLES = 3    # content words, when at most this many titles of the co
 _STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
                    "at", "as", "is", "are", "or", "its", "their"))
 _ARTICLE = re.compile(r"^\s*the\s+(?=\S)", re.IGNORECASE)
-_COMPOUND = re.compile(r"\w+(?:-\w+)+")
 _NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -127,13 +126,13 @@ class _Texts:
 
     def __init__(self, entries: Sequence[Entry]):
         self.entries = entries
-        self.texts = [_words_of(_fold_text(f"{e.title} {e.abstract}")) for e in entries]
+        self.texts = [f" {' '.join(_NOT_WORD.sub('', _fold_text(f'{e.title} {e.abstract}')).split())} "
+                      for e in entries]
 
-    def mentions(self, keys: Iterable[str], watched: set[str] = frozenset(), writers: set[int] = frozenset()
+    def mentions(self, keys: Iterable[str], watched: set[str] = frozenset()
                  ) -> tuple[dict[str, list[int]], dict[str, set[int]]]:
         """For each key, the sorted years of the papers whose title or abstract holds it (once a paper);
-        and, for the ``watched`` keys, which papers those are (of the ``writers``, also where a hyphenated
-        word's head writes it)."""
+        and, for the ``watched`` keys, which papers those are."""
         automaton = ahocorasick.Automaton()
         for key, parts in _phrases(keys):
             last = key[len("".join(parts[:-1])):]  # the last word as the key has it (singular)
@@ -145,32 +144,13 @@ class _Texts:
             return years, who
         automaton.make_automaton()
         for i, (entry, text) in enumerate(zip(self.entries, self.texts)):
-            found = {key for _, key in automaton.iter(text)}
-            for key in found:
+            for key in {key for _, key in automaton.iter(text)}:
                 years[key].append(entry.year)
-            if watched:
-                if i in writers:
-                    found |= {key for _, key in automaton.iter(_heads_of(entry))}
-                for key in found & watched:
+                if key in watched:
                     who[key].add(i)
         for ys in years.values():
             ys.sort()
         return years, who
-
-
-def _heads_of(entry: Entry) -> str:
-    """An entry's text with each hyphenated word read as its head, its last part: DINO's abstract writes
-    "self-distillation with no labels", a distillation with no labels, so it writes "distillation with no
-    labels (DINO)" as others define it. (Not the parts spaced: "Low-Dynamic-Range" would write "low dynamic
-    range", a field's term.)"""
-    text = _fold_text(f"{entry.title} {entry.abstract}")
-    return _words_of(_COMPOUND.sub(lambda compound: compound.group(0).rsplit("-", 1)[1], text)) if "-" in text else ""
-
-
-def _words_of(text: str) -> str:
-    """A folded text as the automaton reads it: its words between spaces, a hyphenated word joined as keys
-    write it ("self-distillation" is "selfdistillation")."""
-    return f" {' '.join(_NOT_WORD.sub('', text).split())} "
 
 
 def _fold_text(text: str) -> str:
@@ -226,11 +206,10 @@ def _corpus_names(entries: Sequence[Entry]) -> list[Named]:
                 bearers[key].append(i)
     ties, long_of = _ties(entries, bearers)
     longs = {short: _remember(long) for short, long in long_of.items()}
-    shorts = {*bearers, *(name_key(short) for names in ties.values() for _, short in names)}
     mentioned, writing = _Texts(entries).mentions(
         {*bearers, *longs.values(), *(name_key(n) for names in ties.values() for n, _ in names)},
-        watched={longs[key] for key in shorts if key in longs},
-        writers={*ties, *(i for key, who in bearers.items() if key in longs for i in who)})
+        watched={longs[key] for key in {*bearers, *(name_key(short) for names in ties.values() for _, short in names)}
+                 if key in longs})
     years = _Years(entries)
     english = _english({key for key in bearers if key not in _PHRASE_CACHE}, entries)
     out = [Named(names=list(e.own)) for e in entries]
@@ -344,7 +323,7 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
             longs[pair][found.long] += 1
     starting: dict[tuple[str, ...], list[int]] = defaultdict(list)  # a title's leading phrase, its name, itself
     for i, entry in enumerate(entries):
-        title = _ARTICLE.sub("", entry.title)  # "A Linear Non-Gaussian Acyclic Model for ..." leads with its long form
+        title = _ARTICLE.sub("", entry.title)  # "The Lottery Ticket Hypothesis: ..." leads with "lottery ticket hypothesis"
         for head in {_title_words(title), _title_words(title_name(title)), _leading(title)}:
             if len(head) >= MIN_LONG_WORDS:
                 starting[head].append(i)
