@@ -323,7 +323,7 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
             longs[pair][found.long] += 1
     starting: dict[tuple[str, ...], list[int]] = defaultdict(list)  # a title's leading phrase, its name, itself
     for i, entry in enumerate(entries):
-        title = _ARTICLE.sub("", entry.title)  # "The Lottery Ticket Hypothesis: ..." leads with "lottery ticket hypothesis"
+        title = _ARTICLE.sub("", entry.title)  # "The Lottery Ticket Hypothesis: ..." leads with its long form
         for head in {_title_words(title), _title_words(title_name(title)), _leading(title)}:
             if len(head) >= MIN_LONG_WORDS:
                 starting[head].append(i)

@@ -44,7 +44,8 @@ def _vocab() -> dict[str, frozenset]:
     vocab["head_nouns"] |= vocab["our_nouns"]  # "our model, ...", "the TuRBO model"
     vocab["phrase_words"] = frozenset(tuple(phrase.split()) for phrase in vocab["naming_phrases"])
     # The words a trigger ends with, as split from the text ("model," after "our"; "as" of "refer to as").
-    vocab["triggers"] = (vocab["naming_words"] | vocab["naming_verbs"] | vocab["introducing_verbs"] | vocab["apposing_verbs"]
+    vocab["triggers"] = (vocab["naming_words"] | vocab["naming_verbs"] | vocab["introducing_verbs"]
+                         | vocab["apposing_verbs"]
                          | {f"{noun}," for noun in vocab["our_nouns"]}
                          | {words[-1] for words in vocab["phrase_words"]})
     return vocab
