@@ -189,11 +189,8 @@ def corpus_names(entries: Sequence[Entry]) -> list[Named]:
     changed 450-670 papers and moved "introduced" between 2,419 and 2,603 of them.
     """
     order = sorted(range(len(entries)), key=lambda i: (entries[i].year, entries[i].paper_id))
-    found = _corpus_names([entries[i] for i in order])
-    out: list[Named] = [Named()] * len(entries)
-    for named, i in zip(found, order):
-        out[i] = named
-    return out
+    found = dict(zip(order, _corpus_names([entries[i] for i in order])))
+    return [found[i] for i in range(len(entries))]
 
 
 def _corpus_names(entries: Sequence[Entry]) -> list[Named]:

@@ -35,6 +35,7 @@ _ABBREVIATION = re.compile(r"^(?:e\.g|i\.e|et al|etc|vs|cf|[A-Z])\.$")
 _TOKEN = re.compile(r"[^\s]+")
 _DASH = re.compile(r"\s*\u2014\s*|\s+\u2013\s+")  # an em dash, or a spaced en dash (not a range: "10–20")
 _EDGE_PUNCT = "\"'“”‘’`"
+_WORD_PUNCT = _EDGE_PUNCT + ",;:.()"  # what a word is read without
 
 
 @functools.cache
@@ -83,7 +84,7 @@ def coined_names(abstract: str) -> list[str]:
             if word.endswith((".", "!", "?")) and not _ABBREVIATION.match(word):
                 rest = rest[:n + 1]
                 break
-        rest_lowered = [w.strip(_EDGE_PUNCT + ",;:.()").lower() for w in rest]
+        rest_lowered = [w.strip(_WORD_PUNCT).lower() for w in rest]
         out += _apposed(rest, rest_lowered) if kind == APPOSED else _spans_after(rest, rest_lowered, 0, kind)
     return list(dict.fromkeys(out))
 
@@ -101,7 +102,7 @@ def _strength(lowered: list[str], i: int) -> str | None:
     word = lowered[i]
     before = lowered[i - 1] if i else ""
     if word in vocab["naming_words"]:
-        after = lowered[i + 1].strip(_EDGE_PUNCT + ",;:.()") if i + 1 < len(lowered) else ""
+        after = lowered[i + 1].strip(_WORD_PUNCT) if i + 1 < len(lowered) else ""
         return None if after in vocab["not_after_naming"] else NAMING
     if any(tuple(lowered[max(i - len(p) + 1, 0):i + 1]) == p for p in vocab["phrase_words"]):
         return NAMING  # "which we refer to as Gato"
@@ -172,7 +173,7 @@ def _modifies(words: list[str], lowered: list[str], end: int) -> bool:
     nxt = lowered[end]
     if nxt in _vocab()["follows_a_name_before_on"]:  # "we propose X based on ...", not "a novel BERT based framework"
         after = end + 1 < len(words) and words[end + 1]
-        return bool(after) and after[:1].islower() and lowered[end + 1] not in ("on", "upon")
+        return bool(after) and after[:1].islower() and lowered[end + 1] not in _vocab()["before_on_words"]
     return bool(nxt) and words[end][:1].islower() and nxt not in _vocab()["follows_a_name"]
 
 
