@@ -55,6 +55,15 @@ def test_a_query_names_a_paper_by_its_title_its_name_or_an_author():
         assert not names_a_paper(parse_request({"q": [q]}), papers), q
 
 
+def test_a_title_that_repeats_a_word_is_named_by_its_paste():
+    # the query language reads "a a" as "a": the title's words are compared once each too
+    title = "Learning Splitting Heuristics in Divide-and-Conquer SAT Solvers with Reinforcement Learning"
+    papers = [paper(title, "Yale Song")]
+    assert names_a_paper(parse_request({"q": [title]}), papers)
+    assert names_a_paper(parse_request({"q": [title.lower()]}), papers)
+    assert not names_a_paper(parse_request({"q": ["Learning Splitting Heuristics"]}), papers)
+
+
 def test_no_suggester_beside_the_paper_the_query_names():
     es = OneHit()
     PaperSearch(es, "papers").search(parse_request({"q": [TITLE + " "], "facets": [""]}))
