@@ -21,14 +21,13 @@ is paid once per entry instead of once per hit by the front.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 
 from flask import Response, request
 
 from .. import requestctx
-from ..http.compression import GZIP_LEVEL, HTML, JSON, gzipped as _gzipped
+from ..http.compression import HTML, JSON, gzipped as _gzipped, pack, unpack
 from ..policy import Policy
 from ..requestctx import BYPASS, HIT, MISS
 from .results import KEY_VERSION, no_cache_requested
@@ -84,7 +83,7 @@ class KeptAnswers:
                 or state.cache_outcome not in (MISS, HIT, BYPASS) or "no-store" in resp.headers.get("Cache-Control", ""):
             return
         settle_ms = state.generation[1] if state.generation else 0
-        packed = gzip.compress(resp.get_data(), GZIP_LEVEL)
+        packed = pack(resp.get_data())
         kind = bytes([KEPT_TYPES.index(resp.mimetype)])
         requestctx.after_sending(lambda: self.store.quietly(self.store.put, key, kind + packed, settle_ms))
         if request.accept_encodings["gzip"]:  # the miss too: not compressed again by the front
@@ -105,6 +104,6 @@ def _kept(raw: bytes) -> Response | None:
     mimetype, raw = KEPT_TYPES[raw[0]], raw[1:]
     if request.accept_encodings["gzip"]:
         return _gzipped(Response(mimetype=mimetype), raw)
-    resp = Response(gzip.decompress(raw), mimetype=mimetype)
+    resp = Response(unpack(raw), mimetype=mimetype)
     resp.vary.add("Accept-Encoding")
     return resp
