@@ -22,6 +22,8 @@ SAMPLE_FACETS_ABOVE = 50_000  # papers a search's words match above which its fa
 FACET_SAMPLE = 10_000      # papers in that sample (about; the probability is this over the papers matched)
 SAMPLE_CHECK_WORDS = 1     # content words (stopwords aside) up to which a search is first counted to tell whether
                            # it is broad (a round trip before the search); longer queries are counted exactly
+NAMED_TITLE_WORDS = 3      # a query that is a paper's whole title of this many words lists it whatever its status
+                           # (a rejected paper too); a shorter title ("Image Transformer") is a topic as often
 LONG_TEXT_WORDS = 12       # a query of this many words that finds nothing was likely pasted: point to "papers like this text"
 EXPORT_LIMIT = 1000        # papers in one export
 MAP_MATCHES = 1000         # papers of a search a venue-year's map highlights (its first, by the search's order)

@@ -6,8 +6,11 @@ import csv
 import io
 import json
 import re
+from urllib.parse import urlsplit
 
 import pytest
+
+from services.search.limits import NAMED_TITLE_WORDS
 
 pytestmark = pytest.mark.integration
 
@@ -172,6 +175,21 @@ def test_hidden_statuses_only_when_asked(client):
     assert not shown & {"reject", "withdrawn"}             # ...but hidden from results
     rejected = _first_hit(client, status="reject")
     assert rejected["total"] > 0 and all(h["status"] == "reject" for h in rejected["hits"])
+
+
+def test_a_rejected_papers_whole_title_lists_it_first_after_a_listed_twin(client):
+    rejected = _first_hit(client, status="reject", page_size=50)["hits"]
+    paper = next(h for h in rejected if len(h["title"].split()) >= NAMED_TITLE_WORDS)
+    answer = _first_hit(client, q=paper["title"])
+    ids = [h["id"] for h in answer["hits"]]
+    assert paper["id"] in ids
+    before = answer["hits"][:ids.index(paper["id"])]
+    assert all(h["title"].casefold() == paper["title"].casefold() and h["status"] != "reject" for h in before)
+    page = client.get("/search", query_string={"q": paper["title"]}).get_data(as_text=True)
+    assert urlsplit(paper["url"]).path in page
+    counted = {f["value"]: f["count"] for f in answer["facets"]["status"]}
+    if answer["total"] <= len(ids) and counted.get("reject") == sum(h["status"] == "reject" for h in answer["hits"]):
+        assert "rejected —" not in page  # "+ N rejected — show" counts only the papers not listed
 
 
 def test_suggest_titles_authors_topics(client):

@@ -11,7 +11,13 @@ from typing import Any
 from services.search.limits import MAX_WINDOW
 from services.search.query.facets import FacetValue
 from services.search.query.request import DEFAULT_MODE, SearchRequest, encode_cursor
-from services.search.query.search_body import CITED, LEXICAL_MATCHES, facet_aggregations, facets_sampled
+from services.search.query.search_body import (
+    CITED,
+    LEXICAL_MATCHES,
+    facet_aggregations,
+    facets_sampled,
+    named_hidden_counts,
+)
 from services.search.records.documents import from_source
 from services.search.records.model import Paper
 
@@ -140,8 +146,9 @@ def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
         if agg:
             results.facets[facet.name] = facet.shape(agg, req.selected(facet.name))
         if agg and facet.hidden and not req.selected(facet.name):
-            results.hidden.update({v.value: v.count for v in results.facets[facet.name]
-                                   if v.value in facet.hidden and v.count})
+            listed = named_hidden_counts(resp.get("aggregations") or {}, facet.name)
+            results.hidden.update({v.value: v.count - listed.get(v.value, 0) for v in results.facets[facet.name]
+                                   if v.value in facet.hidden and v.count > listed.get(v.value, 0)})
     timeline = req.facets.timeline
     if timeline and aggs.get(timeline.name):
         results.year_histogram = timeline.histogram(aggs[timeline.name])

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from services.search.catalogue import HIDDEN_STATUSES
 from services.search.limits import MAX_QUERY
 from services.search.records.model import title_key
 from services.search.records.paper_names import fold, query_key, query_keys
@@ -41,6 +42,8 @@ from .query_language import ParsedQuery
 # The known-item multipliers, by what the query is of a paper's title.
 FACTORS = {
     "title": 8.0,         # the whole title (case, accents and punctuation aside)
+    "title_hidden": 0.5,  # ... of a paper lists hide by default (rejected, withdrawn): after its twin listed under the
+                          #     same title (the paper accepted elsewhere), still before papers that only share words
     "name": 4.0,          # one of its names: "lora", "direct preference optimization", "vq-vae", "maml"
     "introduced": 3.0,    # ... a name it introduced (times the name's 4): the paper a name belongs to
     "name_as_typed": 1.6,  # ... spelt as typed, not only as its plural: "SWORD" before "Swords", "RED" before "REDs"
@@ -60,6 +63,12 @@ AUTHOR_TITLE_WORDS = (2, 6)  # queries of this many content words may be words p
 NAME_AUTHOR_WORDS = 3  # a name of up to this many words, before or after up to this many of an author's
 
 
+def title_keys(parsed: ParsedQuery, raw: str = "") -> list[str]:
+    """The whole titles (``title_key``) the query's text may be: as parsed, and as typed (``raw``)."""
+    keys = (title_key(parsed.title_text()), title_key(raw[:MAX_QUERY]))
+    return [k for k in dict.fromkeys(keys) if len(k) >= MIN_KEY_CHARS]
+
+
 def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, dict[str, Any]]]:
     """``(factor, filter)`` for each way the query's text may name a paper (:data:`FACTORS`).
 
@@ -69,9 +78,11 @@ def known_item_filters(parsed: ParsedQuery, raw: str = "") -> list[tuple[str, di
     text = parsed.title_text()
     key = title_key(text)
     out: list[tuple[str, dict[str, Any]]] = []
-    titles = [k for k in dict.fromkeys((key, title_key(raw[:MAX_QUERY]))) if len(k) >= MIN_KEY_CHARS]
+    titles = title_keys(parsed, raw)
     if titles:
         out.append(("title", {"terms": {"title_key": titles}}))
+        out.append(("title_hidden", {"bool": {"filter": [{"terms": {"title_key": titles}},
+                                                         {"terms": {"status": list(HIDDEN_STATUSES)}}]}}))
     # The text as parsed, and as typed ("A + B" parses into "A B"; its name keeps the "+"). A "+" typed
     # right after a word is part of the name: "ControlNet++" is not ControlNet, so only the typed key counts.
     typed_key = query_key(raw[:MAX_QUERY])

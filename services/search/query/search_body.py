@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.search.limits import SUGGEST_WORDS
+from services.search.limits import NAMED_TITLE_WORDS, SUGGEST_WORDS
 from services.search.records.documents import SUMMARY_FIELDS
 
 from .facets import FACETS
-from .ranking import ranked
+from .ranking import ranked, title_keys
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
-from .text_query import compile_query, highlight_query
+from .text_query import TITLE_KEY_FIELD, compile_query, highlight_query
 
 # What every listing shows unless asked (rejected and withdrawn papers left out), and what it leaves out.
 VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
@@ -34,13 +34,32 @@ HIGHLIGHT = {
 
 
 def facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
-    """Each facet's filter by name: its selection, or its default (rejected papers hidden) when none."""
+    """Each facet's filter by name: its selection, or its default (rejected papers hidden) when none.
+
+    A paper the query names by its whole title is listed whatever its default hides: someone who
+    pastes a rejected paper's title wants that paper (its reviews, its scores), not another that
+    shares its words above a "+ 1 rejected — show" (:func:`named_titles`; a twin listed under the
+    same title, the paper accepted elsewhere, still ranks first: ``FACTORS["title_hidden"]``)."""
+    named = named_titles(req)
     out = {}
     for facet in req.facets:
-        clause = facet.filter(req.filters.get(facet.name, ()))
+        values = req.filters.get(facet.name, ())
+        clause = facet.filter(values)
+        if clause and named and facet.hidden and not values:
+            clause = {"bool": {"should": [clause, _titled(named)], "minimum_should_match": 1}}
         if clause:
             out[facet.name] = clause
     return out
+
+
+def named_titles(req: SearchRequest) -> list[str]:
+    """The whole titles (``title_key``) of :data:`~services.search.limits.NAMED_TITLE_WORDS` words or more
+    the query's text may be: the papers listed whatever their status."""
+    return [key for key in title_keys(req.parsed, req.q) if len(key.split()) >= NAMED_TITLE_WORDS]
+
+
+def _titled(keys: list[str]) -> dict[str, Any]:
+    return {"terms": {TITLE_KEY_FIELD: keys}}
 
 
 def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
@@ -130,7 +149,8 @@ def aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[
 
     Facets whose "other filters" are the same share one filter bucket (with nothing selected,
     every facet but status sits under the hidden-status default): one filter pass instead of
-    one per facet, 9% off the raw body. :func:`facet_aggregations` reads them back per facet.
+    one per facet, 9% off the raw body. :func:`facet_aggregations` reads them back per facet; the
+    hidden papers listed as named are counted apart (:func:`named_hidden`).
     """
     groups: dict[tuple[str, ...], dict[str, Any]] = {}
     for facet in req.counted_facets:
@@ -138,9 +158,33 @@ def aggregations(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[
         subs = groups.setdefault(others, {})
         subs.update({f"{facet.name}{_SUB}{name}": agg
                      for name, agg in facet.aggregation(req.filters.get(facet.name, ())).items()})
-    return {f"{_GROUP}{i}": {"filter": {"bool": {"filter": [active[n] for n in others]}} if others
-                             else {"match_all": {}}, "aggs": subs}
-            for i, (others, subs) in enumerate(groups.items())}
+    aggs = {f"{_GROUP}{i}": {"filter": {"bool": {"filter": [active[n] for n in others]}} if others
+                          else {"match_all": {}}, "aggs": subs}
+         for i, (others, subs) in enumerate(groups.items())}
+    return aggs | named_hidden(req, active)
+
+
+# Per facet with hidden values, how many of them the list shows because the query names them by title.
+NAMED = "named:"
+
+
+def named_hidden(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Counts of the papers each facet's default would hide that the list shows as named
+    (:func:`facet_filters`), under the same filters as that facet's counts: the "+ N rejected"
+    beside the list counts only the others. Exact, outside any sample."""
+    named = named_titles(req)
+    if not named:
+        return {}
+    return {f"{NAMED}{facet.name}": {
+        "filter": {"bool": {"filter": [_titled(named), *(clause for n, clause in active.items() if n != facet.name)]}},
+        "aggs": {"values": {"terms": {"field": facet.field, "include": list(facet.hidden)}}}}
+        for facet in req.counted_facets if facet.hidden and not req.filters.get(facet.name)}
+
+
+def named_hidden_counts(aggregations: dict[str, Any], facet: str) -> dict[str, int]:
+    """The answer of :func:`named_hidden` for one facet: ``{hidden value: papers listed as named}``."""
+    buckets = ((aggregations.get(f"{NAMED}{facet}") or {}).get("values") or {}).get("buckets") or []
+    return {str(b["key"]): b["doc_count"] for b in buckets}
 
 
 # The facet groups counted on a random sample of the matches (:func:`sample_facets`), and its seed:

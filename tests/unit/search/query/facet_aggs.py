@@ -13,7 +13,9 @@ from typing import Any
 def by_facet(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """``{facet: {"filter": its group's filter, "aggs": {sub-aggregation: body}}}``."""
     out: dict[str, dict[str, Any]] = {}
-    for group in body["aggs"].values():
+    for name, group in body["aggs"].items():
+        if not name.startswith("facets_"):
+            continue  # not a facet group: a count of its own (named hidden papers, cited, lexical matches)
         for key, agg in group["aggs"].items():
             facet, _, sub = key.partition(".")
             out.setdefault(facet, {"filter": group["filter"], "aggs": {}})["aggs"][sub] = agg

@@ -33,6 +33,7 @@ FACET_NAMES = [f.name for f in FACETS]
 ALL_FACETS = SearchRequest(counted=tuple(FACET_NAMES))
 ACCEPTED = ["oral", "spotlight", "poster", "accept", "short"]  # statuses.toml: accepted, main track
 HIDE = {"bool": {"must_not": [{"terms": {"status": list(HIDDEN_STATUSES)}}]}}
+TITLE_KEY = "variance reduction in hierarchical variational autoencoders"
 
 
 def req(**params) -> SearchRequest:
@@ -211,6 +212,34 @@ class TestHiddenStatuses:
         # the status facet itself still counts them, so the user can ask for them
         assert by_facet(body)["status"]["filter"] == {"match_all": {}}
         assert HIDE in agg_filters(body, "conference")
+
+    def test_a_whole_title_lists_its_paper_whatever_its_status(self):
+        # someone pasting a rejected paper's title wants that paper, not "+ 1 rejected — show"
+        body = build_search(req(q="Variance Reduction in Hierarchical Variational Autoencoders"))
+        named = {"bool": {"should": [HIDE, {"terms": {"title_key": [TITLE_KEY]}}], "minimum_should_match": 1}}
+        assert named in post_filters(body) and HIDE not in post_filters(body)
+        assert named in agg_filters(body, "conference")  # the other facets count what is listed
+        listed = body["aggs"]["named:status"]
+        assert listed["filter"] == {"bool": {"filter": [{"terms": {"title_key": [TITLE_KEY]}}]}}
+        assert listed["aggs"]["values"]["terms"] == {"field": "status", "include": list(HIDDEN_STATUSES)}
+
+    @pytest.mark.parametrize("params", [{"q": "Image Transformer"}, {"q": "graph"},  # a short title is a topic too
+                                        {"q": "Variance Reduction in Hierarchical Variational Autoencoders",
+                                         "status": "reject"}])  # a status asked for is what is asked for
+    def test_only_a_whole_title_of_three_words_unasked_lists_a_hidden_paper(self, params):
+        body = build_search(req(**params, facets=",".join(FACET_NAMES)))
+        assert not any("should" in f.get("bool", {}) and "title_key" in json.dumps(f) for f in post_filters(body))
+        assert not any(name.startswith("named:") for name in body["aggs"])
+
+    def test_the_hidden_note_counts_only_the_papers_not_listed_as_named(self):
+        r = req(q="Variance Reduction in Hierarchical Variational Autoencoders")
+        status = {"values": {"buckets": [{"key": "poster", "doc_count": 1}, {"key": "reject", "doc_count": 3},
+                                         {"key": "withdrawn", "doc_count": 1}]}}
+        named = {"doc_count": 2, "values": {"buckets": [{"key": "reject", "doc_count": 1},
+                                                        {"key": "withdrawn", "doc_count": 1}]}}
+        resp = {"hits": {"total": {"value": 3}, "hits": []},
+                "aggregations": {**grouped({"status": status}), "named:status": named}}
+        assert shape(r, resp).hidden == {"reject": 2}  # the withdrawn one is listed: no "+ 1 withdrawn"
 
     @pytest.mark.parametrize("selected, indexed", [
         (["accept"], ACCEPTED),                      # every main-track acceptance, whatever its tier

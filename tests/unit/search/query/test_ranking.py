@@ -34,6 +34,9 @@ def test_a_title_is_its_key_and_a_name_is_the_part_before_the_colon():
 def test_the_query_text_is_matched_as_a_title_a_name_and_their_starts():
     got = filters("Direct Preference Optim")
     assert got["title"] == [{"terms": {"title_key": ["direct preference optim"]}}]
+    # ... and as the title of a paper lists hide (rejected, withdrawn): after its listed twin
+    assert got["title_hidden"] == [{"bool": {"filter": [{"terms": {"title_key": ["direct preference optim"]}},
+                                                        {"terms": {"status": ["reject", "withdrawn"]}}]}}]
     assert {"terms": {"name_keys": ["directpreferenceoptim"]}} in got["name"]
     assert {"bool": {"filter": [{"terms": {"intro_keys": ["directpreferenceoptim"]}},
                                 {"range": {"mentions": {"gte": MIN_INTRO_MENTIONS}}}]}} in got["introduced"]
@@ -116,8 +119,10 @@ def test_the_prior_is_a_bounded_factor_around_the_text_score():
     assert factor["field_value_factor"] == {"field": "prominence", "factor": PRIOR_WEIGHT, "missing": 0.5}
     low, high = weight["weight"], weight["weight"] + PRIOR_WEIGHT
     assert low == pytest.approx(1 - PRIOR_WEIGHT / 2) and high == pytest.approx(1 + PRIOR_WEIGHT / 2)
-    # The prior can never undo the weakest known-item factor.
-    assert high / low < min(FACTORS.values())
+    # The prior can never undo the weakest known-item factor, nor put a hidden paper before its listed twin.
+    assert high / low < min(f for f in FACTORS.values() if f > 1)
+    assert [name for name, f in FACTORS.items() if f <= 1] == ["title_hidden"]
+    assert high / low < 1 / FACTORS["title_hidden"]
     inner = outer["query"]["function_score"]
     assert inner["query"] is TEXT and inner["score_mode"] == "multiply" and inner["boost_mode"] == "multiply"
     assert {fn["weight"] for fn in inner["functions"]} <= set(FACTORS.values())
