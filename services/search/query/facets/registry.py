@@ -85,7 +85,7 @@ FACETS = FacetRegistry((
     StatusFacet("status", "status", "Status", 15,
                 "Decision: " + ", ".join(_STATUS_VALUES) + " (case-insensitive); accept is every accepted main-track "
                 "paper (oral, spotlight, poster, short, untiered: accepted, tier not given). Rejected/withdrawn are "
-                "hidden unless asked for.",
+                "hidden unless asked for, or named by a q that is their whole title (three words or more).",
                 labels=lambda v: _STATUS_LABELS.get(v, v.capitalize()), choices=_STATUS_VALUES, hidden=HIDDEN_STATUSES),
     Facet("track", "track", "Track", 15, "Track, e.g. main."),
     Facet("keyword", "keywords.raw", "Keyword", 15, "Source keyword (lower-case).", on_demand=True),
