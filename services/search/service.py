@@ -182,9 +182,12 @@ class PaperSearch:
             return meant
         suggest = build_suggest(req)
         correction = suggestion(self._search(size=0, suggest=suggest).body.get("suggest")) if suggest else None
-        if correction:
+        if correction and not corrections.adds_nothing(req.parsed.free_text(), correction, matched):
             corrected_q = corrections.keep_case(req.q, correction)
-            found = self._count(replace(words, q=corrected_q, autocorrect=True))
+            # Beside a few hits the correction is only a link: offered when its words go together somewhere
+            # (corrections.as_phrase). With none, its papers replace the answer: all its words will do.
+            checked = corrections.as_phrase(corrected_q) if matched else corrected_q
+            found = self._count(replace(words, q=checked, autocorrect=True))
             if req.autocorrect and corrections.use_correction(matched, found):
                 meant.request = req.with_page(1, q=corrected_q, autocorrect=True)
                 meant.corrected_from = req.q

@@ -8,7 +8,10 @@ A stand-in client answers with one paper; no Elasticsearch runs.
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import pytest
 
 from services.search.answers.corrections import names_a_paper
 from services.search.query.request import parse_request
@@ -100,3 +103,40 @@ def test_reads_of_the_set_ask_no_suggestion_when_something_matched():
     es = OneHit()
     PaperSearch(es, "papers").feed(parse_request({"q": ["summarising videos "]}))
     assert not suggested(es)
+
+
+class Suggests(OneHit):
+    """One hit for the words as typed; the suggester offers ``offer``; its words together match ``together``."""
+
+    def __init__(self, offer: str, together: int):
+        super().__init__()
+        self.offer, self.together = offer, together
+
+    def search(self, **body: Any) -> Any:
+        answer = super().search(**body)
+        if "suggest" in body:
+            answer["suggest"] = {"did_you_mean": [{"options": [{"text": self.offer}]}]}
+        elif self.offer.split()[0] in json.dumps(body.get("query")):  # a count of the correction
+            phrase = '"phrase"' in json.dumps(body.get("query"))  # its words side by side, or anywhere
+            answer["hits"]["total"]["value"] = self.together if phrase else 40
+        return answer
+
+
+@pytest.mark.parametrize("together, offered", [(0, None), (3, "black shield")])
+def test_beside_a_few_hits_a_correction_is_offered_only_where_its_words_go_together(together, offered):
+    results = PaperSearch(Suggests("black shield", together), "papers").search(
+        parse_request({"q": ["blast shield"], "facets": [""]}))
+    assert results.total == 1 and results.suggestion == offered and results.corrected_from is None
+
+
+def test_a_correction_that_only_respells_the_words_is_not_offered():
+    es = Suggests("mac bayes bounds", together=3)
+    results = PaperSearch(es, "papers").search(parse_request({"q": ["MAC-Bayes bound"], "facets": [""]}))
+    assert results.suggestion is None
+    assert len(es.bodies) == 3  # the search, its last word as typed so far, the suggester: no count of the respelling
+
+
+@pytest.mark.parametrize("typed, offer", [("NLIDB", "nlp db"), ("uMLIP", "ulip"), ("TrainX entity", "trained entity")])
+def test_a_word_written_as_a_name_that_found_papers_is_not_corrected(typed, offer):
+    results = PaperSearch(Suggests(offer, together=9), "papers").search(parse_request({"q": [typed], "facets": [""]}))
+    assert results.total == 1 and results.suggestion is None
