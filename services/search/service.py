@@ -137,7 +137,7 @@ class PaperSearch:
             results = self._hits_first(meant.request)
         results.corrected_from, results.suggestion = meant.corrected_from, meant.suggestion
         if not meant.corrected_from:
-            results.hint = corrections.hint(req.parsed, results.total)
+            results.hint = corrections.hint(req.parsed, results.total or results.hidden_total)
         return results
 
     def _may_mean_more(self, req: SearchRequest, matched: int) -> bool:
@@ -154,9 +154,9 @@ class PaperSearch:
 
     def _meant(self, req: SearchRequest, matched: int, *, suggest: bool = True) -> Meant:
         """What a request whose words matched few papers means: the same words with the last one still
-        being typed (``direct preference optim``), or — when they matched nothing — the spelling
-        correction's. Decided on counts alone, so that the search, its trends, its export and its feed,
-        each asking this for the same request, all answer the same set; and decided on the words
+        being typed (``direct preference optim``), or — when they matched nothing, not even a paper lists
+        hide — the spelling correction's. Decided on counts alone, so that the search, its trends, its
+        export and its feed, each asking this for the same request, all answer the same set; and decided on the words
         without the filters, so that narrowing a search by one of its facet values answers exactly the
         papers that value counted (``robot`` within one keyword is still ``robot``, never ``robot*``).
 
@@ -178,6 +178,10 @@ class PaperSearch:
                 meant.request, matched = replace(req, expand_last=True), found
                 if matched >= limits.SUGGEST_BELOW:
                     return meant
+        # Papers lists hide (rejected, withdrawn) found by words that found nothing else count as a few hits:
+        # no correction replaces them ("SHDL" was corrected to "seal", 98 papers, over the rejected paper it
+        # names); a "did you mean" may still go beside them, and the list says "+ 1 rejected — show".
+        matched = matched or self._count(self._hidden_only(words))
         if matched and not suggest:
             return meant
         suggest = build_suggest(req)
@@ -201,6 +205,11 @@ class PaperSearch:
         if not self._may_mean_more(req, matched) or self._named(req, matched, papers):
             return req
         return self._meant(req, matched, suggest=False).request
+
+    @staticmethod
+    def _hidden_only(req: SearchRequest) -> SearchRequest:
+        """``req`` over the papers its facets' defaults hide (rejected and withdrawn), and only those."""
+        return replace(req, filters={facet.name: facet.hidden for facet in req.facets if facet.hidden})
 
     def _count(self, req: SearchRequest) -> int:
         """How many papers ``req``'s words match (no hits, facets or highlights fetched)."""

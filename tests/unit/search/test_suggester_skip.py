@@ -140,3 +140,24 @@ def test_a_correction_that_only_respells_the_words_is_not_offered():
 def test_a_word_written_as_a_name_that_found_papers_is_not_corrected(typed, offer):
     results = PaperSearch(Suggests(offer, together=9), "papers").search(parse_request({"q": [typed], "facets": [""]}))
     assert results.total == 1 and results.suggestion is None
+
+
+class HiddenOnly(Suggests):
+    """The typed words find only papers lists hide (one rejected paper); the correction's find many."""
+
+    def search(self, **body: Any) -> Any:
+        answer = super().search(**body)
+        listed = json.dumps(body.get("post_filter") or {})
+        if "suggest" not in body and self.offer.split()[0] not in json.dumps(body.get("query")):
+            hidden_only = '"reject"' in listed and "must_not" not in listed
+            answer["hits"]["total"]["value"] = 1 if hidden_only else 0
+            answer["hits"]["hits"] = answer["hits"]["hits"] if hidden_only else []
+        return answer
+
+
+@pytest.mark.parametrize("typed, offer, offered", [("SHDL", "seal", None),  # a name: nothing to offer
+                                                   ("neuran network", "neural network", "neural network")])
+def test_words_that_found_only_hidden_papers_are_not_corrected_away(typed, offer, offered):
+    results = PaperSearch(HiddenOnly(offer, together=98), "papers").search(
+        parse_request({"q": [typed], "facets": [""]}))
+    assert results.total == 0 and results.corrected_from is None and results.suggestion == offered

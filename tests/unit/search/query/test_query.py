@@ -648,8 +648,9 @@ def test_suggester_runs_only_below_the_threshold(total, requests, suggestion):
 def test_no_hits_show_the_corrections_results_at_once():
     es = _FakeES(0, suggested=7)
     results = PaperSearch(es, "papers").search(req(q="grpah"))
-    # As typed; counted with its last word as a prefix; the suggester; the correction counted, then searched.
-    assert len(_sent(es)) == 5
+    # As typed; counted with its last word as a prefix, then among the papers lists hide; the suggester;
+    # the correction counted, then searched.
+    assert len(_sent(es)) == 6
     assert results.request.q == "graph" and results.total == 7
     assert results.corrected_from == "grpah" and results.suggestion is None
 
@@ -672,7 +673,7 @@ def test_autocorrect_off_searches_as_typed_and_offers_the_correction():
 def test_a_suggestion_without_hits_is_not_offered():
     es = _FakeES(0, suggested=0)
     results = PaperSearch(es, "papers").search(req(q="grpah"))
-    assert len(_sent(es)) == 4 and results.suggestion is None and results.corrected_from is None
+    assert len(_sent(es)) == 5 and results.suggestion is None and results.corrected_from is None
 
 
 def test_no_suggester_request_without_free_text():
