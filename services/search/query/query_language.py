@@ -15,7 +15,8 @@ the ambiguous cases, so the UI and the tests agree:
   dropped (``a OR OR b`` is ``a OR b``), a negated term or a conference/year scope next
   to ``OR`` breaks the group (``-a OR b`` is ``-a b``); lowercase ``or`` is a word;
 * a scope with nothing after it (``title:``) is ignored; an unknown one (``foo:bar``)
-  is the words ``foo bar``; field names are case-insensitive;
+  is the words ``foo bar`` (or, as the index keeps a colon between two letters,
+  the one word ``foo:bar``: "N:M sparsity"); field names are case-insensitive;
 * ``conference:`` and ``year:`` are filter values, not text: several of them mean
   *any of* these; negated ones (``-conference:iclr``, ``-year:<2018``) are kept as
   exclusions, which :func:`services.search.query.text_query.compile_query` turns into
@@ -58,6 +59,9 @@ class Term:
     field: str | None = None
     phrase: bool = False
     prefix: bool = False
+    # The word as typed when a colon joins two letters in it ("N:M", "MoKA:Parameter"): the index keeps
+    # such a word whole (Unicode's word breaks), so it is matched as typed as well as split (``text``).
+    joined: str = ""
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,9 @@ def _trim(text: str) -> str:
 
 
 def _word(text: str, field: str | None) -> Term | None:
-    """A bare word: ``:`` splits words (the standard tokenizer would keep ``a:b`` whole)."""
+    """A bare word: ``:`` splits words (``foo:bar`` is ``foo bar``); where it joins two letters the word
+    is also kept whole, as the standard tokenizer indexes it ("N:M sparsity": 35 papers write "N:M")."""
+    joined = _trim(text) if _LETTER_COLON.search(text) else ""
     text = text.replace(":", " ")
     core = text.rstrip("*")
     starred = len(core) < len(text)
@@ -186,7 +192,10 @@ def _word(text: str, field: str | None) -> Term | None:
         return None
     if starred and sum(ch.isalnum() for ch in core) >= 2:
         return Term(core, field, prefix=True)
-    return Term(core, field)
+    return Term(core, field, joined=joined)
+
+
+_LETTER_COLON = re.compile(r"[^\W\d_]:[^\W\d_]")  # "N:M" is one token in the index; "2:4" is two
 
 
 def _phrase(text: str, field: str | None) -> Term | None:

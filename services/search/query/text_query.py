@@ -146,6 +146,14 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
 
 
 def _unfolded(term: Term, negated: bool) -> dict[str, Any]:
+    query = _split(term, negated)
+    if term.joined:  # "N:M" also as the one token the index made of it
+        whole = _split(replace(term, text=term.joined, joined=""), negated)
+        query = {"bool": {"should": [query, whole], "minimum_should_match": 1}}
+    return query
+
+
+def _split(term: Term, negated: bool) -> dict[str, Any]:
     scoped = SCOPED_FIELDS.get(term.field) if term.field else None
     if scoped is None:  # unscoped (an unknown field is searched everywhere too)
         if term.phrase:

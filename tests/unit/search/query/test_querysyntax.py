@@ -35,8 +35,8 @@ def single(parsed: ParsedQuery) -> list[tuple[Term, bool]]:
     return [(c.alternatives[0], c.negated) for c in parsed.clauses]
 
 
-def W(text: str, field: str | None = None) -> Term:
-    return Term(text, field)
+def W(text: str, field: str | None = None, joined: str = "") -> Term:
+    return Term(text, field, joined=joined)
 
 
 def P(text: str, field: str | None = None) -> Term:
@@ -216,13 +216,20 @@ def test_scope_with_nothing_after_it_is_ignored():
 
 
 def test_unknown_scope_is_plain_words():
-    assert single(parse("foo:bar")) == [(W("foo bar"), False)]
+    # ... also kept whole, as the index keeps a colon between two letters ("N:M" is one token there)
+    assert single(parse("foo:bar")) == [(W("foo bar", joined="foo:bar"), False)]
     assert single(parse("http://example.org")) == [(W("http //example.org"), False)]
     assert parse("foo:bar").free_text() == "foo bar"
+    assert single(parse("2:4")) == [(W("2 4"), False)]  # digits: two tokens in the index too
 
 
 def test_colon_inside_a_scoped_value_splits_words():
-    assert terms(parse("title:bert:pretraining")) == [W("bert pretraining", "title")]
+    assert terms(parse("title:bert:pretraining")) == [W("bert pretraining", "title", joined="bert:pretraining")]
+
+
+def test_a_word_joined_by_a_colon_matches_as_typed_or_split():
+    query = json.dumps(compile_query(parse("N:M sparsity")))
+    assert '"query": "N M"' in query and '"query": "N:M"' in query
 
 
 def test_conference_scope_is_a_filter():
