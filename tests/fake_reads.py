@@ -122,8 +122,12 @@ class FakeReads:
         counts = Counter(p.conference for p in found)
         statuses = Counter(p.status for p in found)
         years = Counter(p.year for p in found)
+        # The rejected papers the words match that the list leaves out (none once a status is chosen).
+        rejected = 0 if req.selected("status") else len(self._matching(req.with_page(1, filters={
+            **req.filters, "status": ("reject",)})))
         return SearchResults(
             req, len(found), [Hit(p, "", "", (1.0, p.paper_id)) for p in page],
+            hidden={"reject": rejected} if rejected else {},
             facets={"conference": [FacetValue(c, venues.label(c), n, c in req.selected("conference"))
                                    for c, n in counts.most_common()],
                     "status": [FacetValue(s, s.capitalize(), n, s in req.selected("status"))

@@ -61,6 +61,15 @@ def test_results_list_the_matches_with_facets_and_trends(fake_client, fake_reads
     assert 'href="/search.atom?q=graph"' in html  # the feed of this search
 
 
+def test_words_that_found_only_hidden_papers_say_so_and_link_them(fake_client):
+    html = _html(fake_client.get("/search", query_string={"q": "rejected"}))
+    assert 'Only rejected papers match (1) — <a href="/search?q=rejected&amp;status=reject">show them</a>' in html
+    assert "No papers match" not in html and "hidden-note" not in html
+    html = _html(fake_client.get("/search", query_string={"q": "graph"}))  # beside listed papers: the note
+    assert 'class="hidden-note">+ 1 rejected — <a href="/search?q=graph&amp;status=reject">show</a>' in html
+    assert "Only rejected" not in html
+
+
 def test_a_result_found_by_a_name_its_title_does_not_say_says_so(fake_reads):
     named = _paper(9, "A Generalist Agent", "tmlr", 2022, abstract="The agent, which we refer to as Gato, acts.")
     fake_reads.papers = [*PAPERS, named.model_copy(update={"names": ["Gato"]})]
