@@ -146,14 +146,15 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
 
 
 def _unfolded(term: Term, negated: bool) -> dict[str, Any]:
-    query = _split(term, negated)
+    query = _text_match(term, negated)
     if term.joined:  # "N:M" also as the one token the index made of it
-        whole = _split(replace(term, text=term.joined, joined=""), negated)
+        whole = _text_match(replace(term, text=term.joined, joined=""), negated)
         query = {"bool": {"should": [query, whole], "minimum_should_match": 1}}
     return query
 
 
-def _split(term: Term, negated: bool) -> dict[str, Any]:
+def _text_match(term: Term, negated: bool) -> dict[str, Any]:
+    """The query of the term's text in the fields it is scoped to (all the text fields when unscoped)."""
     scoped = SCOPED_FIELDS.get(term.field) if term.field else None
     if scoped is None:  # unscoped (an unknown field is searched everywhere too)
         if term.phrase:
