@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from services.search import limits
 from services.search.query import breadth
 from services.search.query.request import SearchRequest, parse_request
@@ -22,6 +24,24 @@ def test_only_a_short_query_counting_facets_is_counted_first():
     assert breadth.count_body(short, {**body, "knn": {}}) is None  # kNN counts its k neighbours
     no_facets = SearchRequest(q="learning", counted=())  # a feed, an export: nothing to sample
     assert breadth.count_body(no_facets, build_search(no_facets)) is None
+
+
+def test_only_a_word_that_may_be_broad_is_counted_first():
+    for word in ("CAPTCHA", "sensitivity", "transformers"):  # a few thousand papers at most: no round trip
+        narrow = SearchRequest(q=word)
+        assert breadth.count_body(narrow, build_search(narrow)) is None, word
+    for text in ("Learning", "the models", "modeler"):  # "modeler" is also "model" once stemmed
+        assert breadth.count_body(SearchRequest(q=text), build_search(SearchRequest(q=text))) is not None, text
+    typed = SearchRequest(q="lear", expand_last=True)  # "lear*" starts "learning"
+    assert breadth.count_body(typed, build_search(typed)) is not None
+    compound = SearchRequest(q="self-supervised")  # not a plain word: counted as before
+    assert breadth.count_body(compound, build_search(compound)) is not None
+
+
+def test_the_broad_words_are_plain_lowercase_words():
+    words = breadth.broad_words()
+    assert {"learning", "model", "network", "university"} <= words and "captcha" not in words
+    assert all(w == w.casefold() and re.fullmatch(r"\w+", w) for w in words)
 
 
 def test_a_filtered_page_counts_what_it_lists_not_its_query_alone():
