@@ -13,9 +13,9 @@ large, a POSTed text, or a health check).
 * **Stale copy**: every answer is also kept under a generation-free key for a day; when
   Elasticsearch is down or too slow (:class:`SearchUnavailable`) that copy is served,
   marked stale, instead of a 503.
-* **Written after the answer**: a miss's entry (and its stale copy) is written once the answer has
-  been sent (:func:`~services.web.requestctx.after_sending`), so its client does not wait for the
-  round trip; the single-flight lock goes with that write.
+* **Written after the answer**: a miss's entry (and its stale copy) is serialised and written once the
+  answer has been sent (:func:`~services.web.requestctx.after_sending`), so its client does not wait for the
+  serialising (0.15 ms for 20 hits) nor the round trip; the single-flight lock goes with that write.
 * **Redis down**: requests are served uncached (``bypass``).
 * **Fragments**: HTML the web renders from reads of one request alone (:meth:`CachedSearch.fragment`)
   is kept the same way, so it changes with the generation like the reads it is made of.
@@ -191,9 +191,9 @@ class CachedSearch:
             # Hits without what ran out of time (facets, a suggestion): shown once, never kept.
             if leader:
                 store.quietly(store.release, key)
-        else:  # stored once the answer is sent; serialised now, as the value is when it goes out
-            raw = codec.dumps(value)
-            requestctx.after_sending(lambda: store.quietly(store.store, key, store.stale_key(digest), raw, settle_ms))
+        else:  # serialised and stored once the answer is sent (reads are not changed after they return)
+            requestctx.after_sending(
+                lambda: store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms))
         state.note(outcome)
         return value
 
