@@ -165,6 +165,19 @@ def test_a_burst_of_identical_misses_makes_one_elasticsearch_request(settings, s
     assert len({body for _, _, body in answers}) == 1
 
 
+def test_a_read_that_misses_takes_the_single_flight_lock_in_the_same_round_trip(settings, redis_client):
+    from services.web.redis_guard import from_settings
+
+    store = cache_store.ResultStore(from_settings(settings), f"test-{uuid.uuid4().hex[:8]}", ttl=60, stale_ttl=0)
+    key = store.fresh_key(1, uuid.uuid4().hex)
+    assert store.get_or_lead(key) == (True, None)  # the first miss leads
+    assert redis_client.pttl(redis_keys.cache_lock(key)) > 0  # and its lock lapses by itself
+    assert store.get_or_lead(key) == (False, None)  # the next finds it held: it waits for the answer
+    store.store(key, store.stale_key("x"), b"answer", 0)
+    assert store.get_or_lead(key) == (False, b"answer")
+    assert not redis_client.exists(redis_keys.cache_lock(key))  # the leader's write let it go; a hit takes none
+
+
 def test_no_cache_request_header_skips_reading_but_stores(client):
     q = f"robot {uuid.uuid4().hex[:6]}"
     resp, _ = _search(client, q, **{"Cache-Control": "no-cache"})

@@ -152,14 +152,9 @@ class CachedSearch:
         leader = False
         if not no_cache_requested():
             try:
-                raw = store.get(key)
-                if raw is None:
-                    leader, raw = store.lead(key)
-                    if leader and raw is not None:  # the previous leader finished in between
-                        leader = False
-                        store.release(key)
-                    elif raw is None and not leader:
-                        raw = store.wait(key, _wait_limit())
+                leader, raw = store.get_or_lead(key)
+                if raw is None and not leader:
+                    raw = store.wait(key, _wait_limit())
             except CacheDown as exc:
                 store.failed(exc)
                 state.note(BYPASS)

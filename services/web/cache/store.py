@@ -5,9 +5,9 @@ flight, the stale copy, and failing open.
   copy, a lock per entry). The generation (:mod:`services.search.engine.generation`) is read once
   per request with the settling time left, in one round trip, which also reads the request's
   first entry under the generation the process saw last (:meth:`ResultStore.generation_with`).
-* **Single flight**: the first miss takes a short lock (``SET NX PX``) and asks
-  Elasticsearch; identical misses meanwhile poll for its answer (bounded), then ask
-  themselves if it never came.
+* **Single flight**: the first miss takes a short lock (``SET NX PX``, in the same round trip as
+  the read that missed: a Lua script) and asks Elasticsearch; identical misses meanwhile poll
+  for its answer (bounded), then ask themselves if it never came.
 * **Failing open**: every call goes through the web's guarded Redis
   (:mod:`services.web.redis_guard`: short timeouts, a breaker); a failure means "uncached",
   never an error, and an open breaker costs nothing.
@@ -38,6 +38,15 @@ POLL_SECONDS = 0.01
 LOG_EVERY = 60.0        # seconds between warnings while Redis stays down
 CacheDown = (RedisUnavailable, redis.RedisError)  # what a cache call may meet: then it is uncached
 
+# KEYS: an entry and its lock; ARGV: the lock's life (ms). {0, entry} when it is there, else {1} when
+# this caller took the lock, {0} when another holds it (its answer is then waited for).
+_GET_OR_LEAD = """
+local raw = redis.call('GET', KEYS[1])
+if raw then return {0, raw} end
+if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[1]) then return {1} end
+return {0}
+"""
+
 
 class ResultStore:
     def __init__(self, guard: RedisGuard, alias: str, ttl: int, stale_ttl: int):
@@ -48,6 +57,7 @@ class ResultStore:
         self.failures = 0
         self._warned_at = -LOG_EVERY
         self._seen: int | None = None  # the generation this process read last (generation_with's guess)
+        self._get_or_lead = guard.client.register_script(_GET_OR_LEAD)  # sent once, then run by its SHA
 
     def failed(self, exc: Exception) -> None:
         self.failures += 1
@@ -107,14 +117,12 @@ class ResultStore:
         with self.guard.guarded() as client:
             return client.get(key)
 
-    def lead(self, key: str) -> tuple[bool, bytes | None]:
-        """Take the single-flight lock; also re-read the entry (a leader may have just stored it)."""
+    def get_or_lead(self, key: str) -> tuple[bool, bytes | None]:
+        """The entry, or else whether this request took its single-flight lock (and asks Elasticsearch)
+        rather than found it held: one round trip, where reading and then locking took two (issue 34)."""
         with self.guard.guarded() as client:
-            pipe = client.pipeline(transaction=False)
-            pipe.set(redis_keys.cache_lock(key), b"1", nx=True, px=LOCK_MS)
-            pipe.get(key)
-            got, raw = pipe.execute()
-        return bool(got), raw
+            reply = self._get_or_lead(keys=[key, redis_keys.cache_lock(key)], args=[LOCK_MS], client=client)
+        return bool(reply[0]), (reply[1] if len(reply) > 1 else None)
 
     def wait(self, key: str, seconds: float = WAIT_SECONDS) -> bytes | None:
         """Poll for the leader's answer until it lands, the lock goes, or ``seconds`` are up (none: no wait)."""

@@ -51,10 +51,7 @@ class _FollowerStore:
     def stale_key(self, digest):
         return f"stale:{digest}"
 
-    def get(self, key):
-        return None
-
-    def lead(self, key):
+    def get_or_lead(self, key):
         return False, None
 
     def wait(self, key, seconds):
