@@ -8,6 +8,12 @@ abbreviation definitions in biomedical text"): the short form's letters, read ba
 must be found in order in the words before the parenthesis, its first letter at the start
 of a word; the long form is the shortest such run of words. One addition: a letter followed
 by a digit repeats ("T5" is five words that start with t: "Text-to-Text Transfer Transformer").
+
+That finds long forms whose letters sit inside any words: "Furthermore, ReTrace demonstrates
+effectiveness across both convolutional (ResNet) and ..." spells ResNet too.
+:meth:`Definition.stands_for` tells a long form that reads as its short name, for the readers
+that take a definition on its own word (:func:`services.indexer.naming.own_names` extending a
+coined name); where the long form must also be a title or a coined phrase, that match suffices.
 """
 
 from __future__ import annotations
@@ -28,6 +34,19 @@ MAX_EXTRA_WORDS = 5  # Schwartz & Hearst: at most min(|SHORT| + 5, 2 |SHORT|) wo
 class Definition:
     short: str  # as written, a plural "s" kept: "GANs"
     long: str   # the words it shortens, as written: "generative adversarial networks"
+
+    def stands_for(self) -> bool:
+        """Whether the long form reads as the short name: a name in capitals (a loose acronym is still its
+        name: "Continuous Product Graph Neural Networks (CITRUS)"), or words (:data:`_SMALL_WORDS` aside,
+        markup dropped) most of which give the short name a letter where a word shows one: its first
+        letter, a part's after a hyphen, or a capital ("RObust mUltitask Tuning", "six-degree-of-freedom")."""
+        letters = _letters(self.short)
+        words = [w for w in _MARKUP.sub("", self.long).split() if w.strip(",()").lower() not in _SMALL_WORDS]
+        if all(not w[:1].isalpha() or w[:1].isupper() for w in words):
+            return True
+        giving = sum(1 for w in words if any(part[:1].lower() in letters for part in w.split("-"))
+                     or any(ch.isupper() and ch.lower() in letters for ch in w[1:]))
+        return 2 * giving >= len(words)
 
 
 def _letters(short: str) -> str:
@@ -79,3 +98,7 @@ def definitions(text: str) -> list[Definition]:
 # A long form never starts with these: "the graph neural network (GNN)" is "graph neural network".
 _BAD_STARTS = frozenset(("the", "a", "an", "and", "or", "of", "in", "on", "for", "to", "with", "by", "we", "our",
                          "this", "that", "its", "their", "as", "is", "are", "from", "using", "via"))
+# Words a long form may hold without giving a letter ("Bidirectional Encoder Representations from Transformers").
+_SMALL_WORDS = _BAD_STARTS | {"at", "into", "over", "under", "based"}
+# Emphasis around the letters a short name takes ("**R**etrieval-**A**ugmented", "\\textbf{P}erturbation").
+_MARKUP = re.compile(r"\\[A-Za-z]+|[{}*$_^~\"'“”‘’`]")

@@ -224,11 +224,13 @@ def _acceptable(span: list[str], words: list[str], end: int, strong: bool) -> bo
 
 def _longer(name: str, defined: list[Definition]) -> list[str]:
     """A coined name that only starts a defined long form is that long form and its short name:
-    "we propose DETR with additional Global Aggregation (DETR-GA)" names DETR-GA, not DETR."""
+    "we propose DETR with additional Global Aggregation (DETR-GA)" names DETR-GA, not DETR; not a
+    sentence that merely starts with the name ("ReTrace demonstrates effectiveness across both
+    convolutional (ResNet)" names no ResNet: :meth:`Definition.stands_for`)."""
     words = name.lower().split()
     for found in defined:
         long_words = found.long.lower().split()
-        if len(long_words) > len(words) and long_words[:len(words)] == words:
+        if len(long_words) > len(words) and long_words[:len(words)] == words and found.stands_for():
             return [found.long, found.short]
     return [name]
 

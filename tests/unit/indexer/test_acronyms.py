@@ -28,3 +28,25 @@ def test_a_long_form_spells_its_short_name(text, found):
 ])
 def test_words_that_do_not_spell_it_define_nothing(text):
     assert definitions(text) == []
+
+
+@pytest.mark.parametrize("short, long", [
+    ("SGDR", "Stochastic Gradient Descent with Warm Restarts"),  # a word that gives no letter, among words that do
+    ("CITRUS", "Continuous Product Graph Neural Networks"),  # a loose acronym, written as a name
+    ("ROUTE", "RObust mUltitask Tuning and collaboration mEthod"),  # letters shown as capitals
+    ("DOF", "six-degree-of-freedom"),  # ... after hyphens
+    ("RAD", "**R**etrieval-**A**ugmented **D**iagnosis"),  # ... in emphasis
+    ("GNNs", "graph neural networks"),
+])
+def test_a_long_form_that_reads_as_its_short_name_stands_for_it(short, long):
+    assert Definition(short, long).stands_for()
+
+
+@pytest.mark.parametrize("short, long", [
+    ("ResNet", "ReTrace demonstrates effectiveness across both convolutional"),
+    ("FedBN", "FedWon surpasses both FedAvg and the current state-of-the-art method"),
+    ("MOTR", "memory and present a new online learning algorithm"),
+])
+def test_running_text_whose_letters_spell_a_short_name_does_not_stand_for_it(short, long):
+    assert definitions(f"Furthermore, {long} ({short}) and") == [Definition(short, long)]  # Schwartz & Hearst
+    assert not Definition(short, long).stands_for()

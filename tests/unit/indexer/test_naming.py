@@ -67,6 +67,14 @@ def test_a_coined_name_that_starts_a_defined_long_form_is_that_long_form():
         == ["DETR with additional Global Aggregation", "DETR-GA"]
 
 
+def test_a_sentence_that_starts_with_a_coined_name_does_not_extend_it():
+    # "ResNet"'s letters are in these words, which do not stand for it: the paper is not named ResNet.
+    assert own_names("ReTrace: Reinforcement Learning-Guided Reconstruction Attacks on Machine Unlearning",
+                     "In this work, we propose ReTrace, the first reconstruction attack framework. Furthermore, "
+                     "ReTrace demonstrates effectiveness across both convolutional (ResNet) and transformer-based "
+                     "models.") == ["ReTrace"]
+
+
 def test_an_acronym_whose_long_form_is_the_title_but_for_word_endings_is_its_name():
     assert own_names("Mutual Information Neural Estimation",
                      "We present a Mutual Information Neural Estimator (MINE) that is linearly scalable.") == ["MINE"]
