@@ -46,6 +46,9 @@ CONTRACTION_FIELD = "title_contractions"
 TITLE_KEY_FIELD = "title_key"
 TITLE_START_WORDS = 2  # words of text from which a cut last word may match the title the text starts
 NAME_KEY_BOOST = 4.0
+# Plain words that together fold to a paper's name key match it as a whole ("faster rcnn": "Faster R-CNN", whose
+# title holds no word "rcnn"), scored as one word meeting a name; names are short, so only this many words.
+WHOLE_NAME_WORDS = (2, 3)
 
 # The last word, maybe still being typed, also matches the words it starts, in these fields
 # (short ones: on abstracts a three-letter prefix expands to thousands of words).
@@ -136,13 +139,30 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
     keys = query_keys(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else []
     if keys:
-        # Keyword fields: one term per field, their scores summed (most_fields), as a title word's are; a
-        # typed plural also as its singular ("gans": GAN), the better of the two counting (a name "GANs" has both).
-        named = [{"multi_match": {"query": key, "type": "most_fields", "boost": NAME_KEY_BOOST,
-                                  "fields": [NAME_KEY_FIELD, CONTRACTION_FIELD]}} for key in keys]
-        query = {"bool": {"should": [query, named[0] if len(named) == 1 else {"dis_max": {"queries": named}}],
-                          "minimum_should_match": 1}}
+        query = {"bool": {"should": [query, _named(keys)], "minimum_should_match": 1}}
     return query
+
+
+def _named(keys: list[str]) -> dict[str, Any]:
+    """Papers with one of these name keys. Keyword fields: one term per field, their scores summed (most_fields),
+    as a title word's are; a typed plural also as its singular ("gans": GAN), the better of the two counting (a
+    name "GANs" has both)."""
+    named = [{"multi_match": {"query": key, "type": "most_fields", "boost": NAME_KEY_BOOST,
+                              "fields": [NAME_KEY_FIELD, CONTRACTION_FIELD]}} for key in keys]
+    return named[0] if len(named) == 1 else {"dis_max": {"queries": named}}
+
+
+def _whole_name(parsed: ParsedQuery) -> dict[str, Any] | None:
+    """The query's plain words as one paper's name, where they fold to its key but are not all its words
+    ("faster rcnn" for "Faster R-CNN", "deep sets" for "DeepSets"); None for other queries. An alternative
+    to the words (the better scoring counts), so a paper that has the words as well scores as it did."""
+    low, high = WHOLE_NAME_WORDS
+    terms = [c.alternatives[0] for c in parsed.clauses if len(c.alternatives) == 1 and not c.negated]
+    if not low <= len(parsed.clauses) <= high or len(terms) != len(parsed.clauses) \
+            or any(t.field or t.phrase or t.prefix for t in terms):
+        return None
+    keys = query_keys(" ".join(t.text for t in terms))
+    return _named(keys) if keys else None
 
 
 def _unfolded(term: Term, negated: bool) -> dict[str, Any]:
@@ -298,6 +318,9 @@ def compile_query(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str
                 "minimum_should_match": 1}})
             continue
         (must_not if clause.negated else must).append(_clause(clause))
+    whole = _whole_name(parsed)
+    if whole and must:
+        must = [{"dis_max": {"queries": [{"bool": {"must": must}}, whole]}}]
     if parsed.excluded_conferences:
         must_not.append({"terms": {"conference": list(parsed.excluded_conferences)}})
     for low, high in parsed.excluded_years:

@@ -362,6 +362,15 @@ def compiled(q: str) -> dict:
     return query["bool"]
 
 
+def word_clauses(body: dict) -> list:
+    """The clauses of the words, one each, as ``must`` of a query holds them (or, for a few plain words, as
+    the first alternative to the words as one paper's name: test_a_few_words_that_are_a_papers_name_...)."""
+    must = body["must"]
+    if len(must) == 1 and "dis_max" in must[0]:
+        return must[0]["dis_max"]["queries"][0]["bool"]["must"]
+    return must
+
+
 def word_query(text: str, zero_terms: bool = True) -> dict:
     """A plain word: every word field, or a paper's name whose key it is."""
     mm = {"query": text, "type": "cross_fields", "operator": "and",
@@ -399,17 +408,18 @@ def test_compile_filters_only_query_is_match_all():
 def test_compile_one_cross_fields_clause_per_word():
     body = compiled("hinton belief")
     # The last word as typed, or cut in a title the whole text starts (test_a_cut_last_word_may_match_...).
-    assert body["must"][0] == word_query("hinton") and body["must"][1]["bool"]["should"][0] == word_query("belief")
+    words = word_clauses(body)
+    assert words[0] == word_query("hinton") and words[1]["bool"]["should"][0] == word_query("belief")
     assert compiled("hinton")["must"] == [word_query("hinton")]
     # When the words as typed found too little, the search asks again with the last word as a prefix.
-    expanded = compile_query(parse("hinton belief"), expand_last=True)["bool"]["must"]
+    expanded = word_clauses(compile_query(parse("hinton belief"), expand_last=True)["bool"])
     assert expanded == [word_query("hinton"), typed_query("belief")]
     # As typed, the words it starts only score ("networks" counts again where "network" starts a title word).
     assert {"bool": {"should": [{"prefix": {f: {"value": "belief", "boost": b, "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}}}
                                 for f, b in (("title.exact", 4.0), ("keywords.exact", 2.0))],
                      "minimum_should_match": 1}} in body["should"]
     assert len(compiled("graph author:bengio")["should"]) == 1  # an author being typed adds no score-only prefix
-    fields = body["must"][0]["bool"]["should"][0]["multi_match"]["fields"]
+    fields = words[0]["bool"]["should"][0]["multi_match"]["fields"]
     assert fields[:5] == ["title^4", "keywords^2", "topic_labels^1.5", "authors_folded^2", "affiliations^1"]
     assert {"affiliations^1", "abstract^1", "tldr^1"} <= set(fields)
     assert "must_not" not in body
@@ -527,8 +537,24 @@ def test_compile_uses_module_weights(monkeypatch):
     monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9", "abstract^0.1"))
     monkeypatch.setattr(text_query, "TITLE_PHRASE_BOOST", 7.0)
     body = compiled("graph neural")
-    assert body["must"][0]["bool"]["should"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
+    assert word_clauses(body)[0]["bool"]["should"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
     assert {"match_phrase": {"title": {"query": "graph neural", "slop": 2, "boost": 7.0}}} in body["should"]
+
+
+def test_a_few_words_that_are_a_papers_name_match_it_whole():
+    """"faster rcnn" is "Faster R-CNN" (key "fasterrcnn"), whose title has no word "rcnn": the words, or else
+    the words as one name; the better of the two scores, so a paper with the words scores as it did."""
+    must = compiled("faster rcnn")["must"]
+    assert len(must) == 1
+    words, whole = must[0]["dis_max"]["queries"]
+    assert words["bool"]["must"][0] == word_query("faster")
+    assert whole == {"multi_match": {"query": "fasterrcnn", "type": "most_fields", "boost": text_query.NAME_KEY_BOOST,
+                                     "fields": ["name_keys", "title_contractions"]}}
+    # One word is a name by itself already; four words are no name; scoped, quoted, cut or excluded words are
+    # what they say, not a name.
+    for q in ("rcnn", "faster region based convolutional", 'title:faster rcnn', '"faster rcnn"', "faster rcnn*",
+              "faster -rcnn", "faster OR rcnn"):
+        assert "fasterrcnn" not in json.dumps(compiled(q)), q
 
 
 def test_compile_single_weighted_field_keeps_the_boost(monkeypatch):
@@ -621,10 +647,10 @@ def test_quoted_invalid_year_is_a_phrase_not_a_word_with_punctuation():
 
 
 def test_a_hyphenated_word_is_one_compound_not_two_words_anywhere():
-    body = compiled("self-consistency wang")
-    assert body["must"][0] == named({"multi_match": {"query": "self-consistency", "type": "phrase",
-                                                     "fields": list(text_query.WORD_FIELDS)}}, "self-consistency")
-    assert body["must"][1]["bool"]["should"][0] == word_query("wang")  # or cut in the title the text starts
+    words = word_clauses(compiled("self-consistency wang"))
+    assert words[0] == named({"multi_match": {"query": "self-consistency", "type": "phrase",
+                                              "fields": list(text_query.WORD_FIELDS)}}, "self-consistency")
+    assert words[1]["bool"]["should"][0] == word_query("wang")  # or cut in the title the text starts
     assert compiled("consistency -self-supervised")["must_not"][0]["bool"]["should"][0]["multi_match"]["type"] == "phrase"
 
 
