@@ -130,7 +130,9 @@ def _prefix(text: str, fields: tuple[str, ...]) -> dict[str, Any]:
 
 def _term(term: Term, negated: bool) -> dict[str, Any]:
     """One term's query; a term with accents also matches folded ("schölkopf" or "scholkopf"), where
-    author names are (their folded field), and an unscoped word also matches a paper's name key."""
+    author names are (their folded field), and an unscoped word also matches a paper's name key: the
+    better of the two counts (``dis_max``), so a paper named by the word scores the same whether or not
+    its title also writes it ("gans": Generative Adversarial Nets beside "... Stability in GANs")."""
     folded = fold(term.text)
     if term.field == "author":
         return _unfolded(replace(term, text=folded), negated)
@@ -139,7 +141,7 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
     keys = query_keys(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else []
     if keys:
-        query = {"bool": {"should": [query, _named(keys)], "minimum_should_match": 1}}
+        query = {"dis_max": {"queries": [query, _named(keys)]}}
     return query
 
 

@@ -384,7 +384,7 @@ def named(query: dict, text: str) -> dict:
     key = name_key(text)
     keys = {"multi_match": {"query": key, "type": "most_fields", "boost": text_query.NAME_KEY_BOOST,
                             "fields": ["name_keys", "title_contractions"]}}
-    return {"bool": {"should": [query, keys], "minimum_should_match": 1}} if key else query
+    return {"dis_max": {"queries": [query, keys]}} if key else query
 
 
 def typed_query(text: str) -> dict:
@@ -419,7 +419,7 @@ def test_compile_one_cross_fields_clause_per_word():
                                 for f, b in (("title.exact", 4.0), ("keywords.exact", 2.0))],
                      "minimum_should_match": 1}} in body["should"]
     assert len(compiled("graph author:bengio")["should"]) == 1  # an author being typed adds no score-only prefix
-    fields = words[0]["bool"]["should"][0]["multi_match"]["fields"]
+    fields = words[0]["dis_max"]["queries"][0]["multi_match"]["fields"]
     assert fields[:5] == ["title^4", "keywords^2", "topic_labels^1.5", "authors_folded^2", "affiliations^1"]
     assert {"affiliations^1", "abstract^1", "tldr^1"} <= set(fields)
     assert "must_not" not in body
@@ -537,7 +537,7 @@ def test_compile_uses_module_weights(monkeypatch):
     monkeypatch.setattr(text_query, "WORD_FIELDS", ("title^9", "abstract^0.1"))
     monkeypatch.setattr(text_query, "TITLE_PHRASE_BOOST", 7.0)
     body = compiled("graph neural")
-    assert word_clauses(body)[0]["bool"]["should"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
+    assert word_clauses(body)[0]["dis_max"]["queries"][0]["multi_match"]["fields"] == ["title^9", "abstract^0.1"]
     assert {"match_phrase": {"title": {"query": "graph neural", "slop": 2, "boost": 7.0}}} in body["should"]
 
 
@@ -565,9 +565,9 @@ def test_compile_single_weighted_field_keeps_the_boost(monkeypatch):
 
 def test_a_typed_plural_meets_a_name_by_its_singular_too():
     """`gans` meets the key of "GAN" as well as that of a name written "GANs" (the better of the two counts)."""
-    keys = compiled("gans")["must"][0]["bool"]["should"][1]
+    keys = compiled("gans")["must"][0]["dis_max"]["queries"][1]
     assert [q["multi_match"]["query"] for q in keys["dis_max"]["queries"]] == ["gans", "gan"]
-    assert "dis_max" not in compiled("gan")["must"][0]["bool"]["should"][1]
+    assert "dis_max" not in compiled("gan")["must"][0]["dis_max"]["queries"][1]
 
 
 def test_compile_clause_limit_bounds_query_size():
@@ -651,7 +651,7 @@ def test_a_hyphenated_word_is_one_compound_not_two_words_anywhere():
     assert words[0] == named({"multi_match": {"query": "self-consistency", "type": "phrase",
                                               "fields": list(text_query.WORD_FIELDS)}}, "self-consistency")
     assert words[1]["bool"]["should"][0] == word_query("wang")  # or cut in the title the text starts
-    assert compiled("consistency -self-supervised")["must_not"][0]["bool"]["should"][0]["multi_match"]["type"] == "phrase"
+    assert compiled("consistency -self-supervised")["must_not"][0]["dis_max"]["queries"][0]["multi_match"]["type"] == "phrase"
 
 
 @pytest.mark.parametrize("q, start", [
