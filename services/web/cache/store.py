@@ -39,7 +39,8 @@ LOG_EVERY = 60.0        # seconds between warnings while Redis stays down
 CacheDown = (RedisUnavailable, redis.RedisError)  # what a cache call may meet: then it is uncached
 
 # KEYS: an entry and its lock; ARGV: the lock's life (ms). {0, entry} when it is there, else {1} when
-# this caller took the lock, {0} when another holds it (its answer is then waited for).
+# this caller took the lock, {0} when another holds it (its answer is then waited for). One Redis serves the
+# cache, as it serves Celery (deploy/redis); a Redis Cluster would need both keys in one hash slot.
 _GET_OR_LEAD = """
 local raw = redis.call('GET', KEYS[1])
 if raw then return {0, raw} end
