@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from html import escape
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,8 +19,10 @@ from services.search.query.search_body import (
     facets_sampled,
     named_hidden_counts,
 )
+from services.search.query.text_query import naming_keys
 from services.search.records.documents import from_source
 from services.search.records.model import Paper
+from services.search.records.paper_names import search_keys
 
 # What a search may leave out of its answer when it runs out of time (its hits never).
 LEFT_OUT_FACETS = "facets"            # the facet counts (and the year histogram)
@@ -118,6 +121,45 @@ def _compound_marks(query: str) -> tuple[re.Pattern[str], ...]:
     return tuple(patterns)
 
 
+_MARK = re.compile(r"(</?mark>)")
+
+
+def marked_names(html: str, paper: Paper, keys: frozenset[str]) -> str:
+    """The title's highlight with the paper's names that the query names marked whole: "faster rcnn" means
+    Faster R-CNN, whose title holds no word "rcnn", so Elasticsearch marked only "Faster"; "vqvae" marks a
+    title's "VQ-VAE". ``html`` is Elasticsearch's (escaped, ``<mark>``-ed; "" when it marked nothing)."""
+    names = [n for n in paper.names + paper.given_names if not keys.isdisjoint(_name_keys(n))]
+    if not names:
+        return html
+    text, marked = [], []  # the escaped title without its marks, and which of its characters were marked
+    inside = False
+    for part in _MARK.split(html or escape(paper.title)):
+        if part in ("<mark>", "</mark>"):
+            inside = part == "<mark>"
+        else:
+            text.append(part)
+            marked += [inside] * len(part)
+    plain = "".join(text)
+    for name in names:
+        for found in re.finditer(rf"(?i)(?<!\w){re.escape(escape(name))}(?!\w)", plain):
+            marked[found.start():found.end()] = [True] * (found.end() - found.start())
+    if not any(marked):
+        return html
+    out, start = [], 0
+    for i in range(1, len(plain) + 1):  # runs of marked and unmarked characters
+        if i == len(plain) or marked[i] != marked[start]:
+            run = plain[start:i]
+            out.append(f"<mark>{run}</mark>" if marked[start] else run)
+            start = i
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_keys(name: str) -> tuple[str, ...]:
+    """A name's search keys, folded once per name, not per hit of every search that lists it."""
+    return tuple(search_keys(name))
+
+
 def paged(resp: dict[str, Any], hits: list[dict], window: dict[str, int]) -> dict[str, Any]:
     """``resp`` with the page ``window`` (from, size) of ``hits`` (a fused list); the total counts
     every hit that could be paged to."""
@@ -129,12 +171,13 @@ def paged(resp: dict[str, Any], hits: list[dict], window: dict[str, int]) -> dic
 
 def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
     hits = []
+    keys = naming_keys(req.parsed)
     for h in resp["hits"]["hits"]:
         hl = h.get("highlight") or {}
         paper = from_source(h["_source"])
         hits.append(Hit(
             paper=paper,
-            title_html=whole_compounds((hl.get("title") or [""])[0], req.q),
+            title_html=marked_names(whole_compounds((hl.get("title") or [""])[0], req.q), paper, keys),
             snippet_html=whole_compounds((hl.get("abstract") or [""])[0], req.q),
             sort=tuple(h.get("sort") or ()),
         ))

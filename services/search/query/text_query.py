@@ -158,13 +158,26 @@ def _whole_name(parsed: ParsedQuery) -> dict[str, Any] | None:
     """The query's plain words as one paper's name, where they fold to its key but are not all its words
     ("faster rcnn" for "Faster R-CNN", "deep sets" for "DeepSets"); None for other queries. An alternative
     to the words (the better scoring counts), so a paper that has the words as well scores as it did."""
+    keys = _whole_name_keys(parsed)
+    return _named(keys) if keys else None
+
+
+def _whole_name_keys(parsed: ParsedQuery) -> list[str]:
+    """The keys of the query's words taken as one name (:func:`_whole_name`): only for a few plain words."""
     low, high = WHOLE_NAME_WORDS
     terms = [c.alternatives[0] for c in parsed.clauses if len(c.alternatives) == 1 and not c.negated]
     if not low <= len(parsed.clauses) <= high or len(terms) != len(parsed.clauses) \
             or any(t.field or t.phrase or t.prefix for t in terms):
-        return None
-    keys = query_keys(" ".join(t.text for t in terms))
-    return _named(keys) if keys else None
+        return []
+    return query_keys(" ".join(t.text for t in terms))
+
+
+def naming_keys(parsed: ParsedQuery) -> frozenset[str]:
+    """Every name key the query meets papers by: each plain word's (:func:`_term`) and the words' as one
+    name (:func:`_whole_name`); what a hit's title marks of its names (:mod:`services.search.answers.results`)."""
+    words = [t for c in parsed.clauses if not c.negated for t in c.alternatives
+             if t.field not in SCOPED_FIELDS and not (t.phrase or t.prefix)]
+    return frozenset(k for t in words for k in query_keys(t.text)) | frozenset(_whole_name_keys(parsed))
 
 
 def _unfolded(term: Term, negated: bool) -> dict[str, Any]:
