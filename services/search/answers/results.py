@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from html import escape
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from services.search.limits import MAX_WINDOW

@@ -139,10 +139,16 @@ def _term(term: Term, negated: bool) -> dict[str, Any]:
     query = _unfolded(term, negated)
     if folded != term.text.casefold():
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
-    keys = query_keys(term.text) if term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix) else []
+    keys = query_keys(term.text) if _may_name(term) else []
     if keys:
         query = {"dis_max": {"queries": [query, _named(keys)]}}
     return query
+
+
+def _may_name(term: Term) -> bool:
+    """Whether a term may be a paper's name (its key met against ``name_keys``): an unscoped word, not a phrase
+    nor a prefix."""
+    return term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix)
 
 
 def _named(keys: list[str]) -> dict[str, Any]:
@@ -167,7 +173,7 @@ def _whole_name_keys(parsed: ParsedQuery) -> list[str]:
     low, high = WHOLE_NAME_WORDS
     terms = [c.alternatives[0] for c in parsed.clauses if len(c.alternatives) == 1 and not c.negated]
     if not low <= len(parsed.clauses) <= high or len(terms) != len(parsed.clauses) \
-            or any(t.field or t.phrase or t.prefix for t in terms):
+            or not all(_may_name(t) for t in terms):
         return []
     return query_keys(" ".join(t.text for t in terms))
 
@@ -175,8 +181,7 @@ def _whole_name_keys(parsed: ParsedQuery) -> list[str]:
 def naming_keys(parsed: ParsedQuery) -> frozenset[str]:
     """Every name key the query meets papers by: each plain word's (:func:`_term`) and the words' as one
     name (:func:`_whole_name`); what a hit's title marks of its names (:mod:`services.search.answers.results`)."""
-    words = [t for c in parsed.clauses if not c.negated for t in c.alternatives
-             if t.field not in SCOPED_FIELDS and not (t.phrase or t.prefix)]
+    words = [t for c in parsed.clauses if not c.negated for t in c.alternatives if _may_name(t)]
     return frozenset(k for t in words for k in query_keys(t.text)) | frozenset(_whole_name_keys(parsed))
 
 
