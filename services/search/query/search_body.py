@@ -16,7 +16,7 @@ from .facets import FACETS
 from .ranking import ranked, title_keys
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
-from .text_query import TITLE_KEY_FIELD, compile_query, highlight_query
+from .text_query import TITLE_KEY_FIELD, compile_query, highlight_queries
 
 # What every listing shows unless asked (rejected and withdrawn papers left out), and what it leaves out.
 VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
@@ -107,7 +107,9 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
     if active:
         body["post_filter"] = {"bool": {"filter": list(active.values())}}
     if highlight and req.page_size:
-        body["highlight"] = {**HIGHLIGHT, "highlight_query": highlight_query(parsed, expand_last=req.expand_last)}
+        marks = highlight_queries(parsed, expand_last=req.expand_last)
+        body["highlight"] = {**HIGHLIGHT, "fields": {field: {**options, "highlight_query": marks[field]}
+                                                     for field, options in HIGHLIGHT["fields"].items()}}
     if facets and req.counted_facets:
         body["aggs"] = aggregations(req, active)
     if effective_sort(req.sort, not parsed.is_empty) == "citations" and req.page_size:

@@ -265,30 +265,38 @@ def _bounded_prefixes(clauses: tuple[Clause, ...]) -> list[Clause]:
 # What the highlighter marks: the words themselves in the two highlighted fields. The
 # relevance query (cross_fields over seven fields, boosts, exact-title keys) gave the same
 # marks at twice the cost, since the highlighter extracts and rewrites every clause per hit.
+# Each field gets only its own clauses: the highlighter rewrites a field's query for every hit,
+# and the other field's clauses marked nothing there (the same marks on 614 bodies of the load
+# mix; 0.6 ms less of a 20-hit page's 2.9 ms of highlighting, full corpus).
 HIGHLIGHT_SCOPES: dict[str | None, tuple[str, ...]] = {
     None: ("title", "abstract"), "title": ("title",), "abstract": ("abstract",)}
 
 
-def _highlight_term(term: Term) -> list[dict[str, Any]]:
+def _highlight_term(term: Term) -> list[tuple[str, dict[str, Any]]]:
+    """``(field, query)`` for each highlighted field the term is marked in."""
     fields = HIGHLIGHT_SCOPES.get(term.field, ())
     if term.prefix and _SIMPLE_PREFIX.fullmatch(term.text.lower()):
-        return [{"prefix": {f: {"value": term.text.lower(), "rewrite": _PREFIX_REWRITE}}} for f in fields]
+        return [(f, {"prefix": {f: {"value": term.text.lower(), "rewrite": _PREFIX_REWRITE}}}) for f in fields]
     kind = "match_phrase" if term.phrase or term.prefix else "match"
-    return [{kind: {f: term.text}} for f in fields]
+    return [(f, {kind: {f: term.text}}) for f in fields]
 
 
-def highlight_query(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str, Any]:
-    """The terms to mark in titles and abstracts: every positive term scoped to them (or unscoped),
-    and the free text as a phrase, so adjacent words are marked as one run, as ranked."""
-    should = [q for clause in _bounded_prefixes(parsed.clauses) if not clause.negated
+def highlight_queries(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str, dict[str, Any]]:
+    """The terms to mark in titles and abstracts, a query per field: every positive term scoped to it
+    (or unscoped), and the free text as a phrase, so adjacent words are marked as one run, as ranked."""
+    marked = [q for clause in _bounded_prefixes(parsed.clauses) if not clause.negated
               for term in clause.alternatives for q in _highlight_term(term)]
     typed = parsed.still_typed() if expand_last else None
     if typed:  # the word being typed is marked where it starts a word too
-        should += _highlight_term(replace(typed, prefix=True))
+        marked += _highlight_term(replace(typed, prefix=True))
     text = parsed.free_text()
     if len(text.split()) > 1:
-        should += [{"match_phrase": {f: {"query": text, "slop": PHRASE_SLOP}}} for f in ("title", "abstract")]
-    return {"bool": {"should": should}} if should else {"match_none": {}}
+        marked += [(f, {"match_phrase": {f: {"query": text, "slop": PHRASE_SLOP}}}) for f in HIGHLIGHT_SCOPES[None]]
+    out = {}
+    for field in HIGHLIGHT_SCOPES[None]:
+        should = [q for f, q in marked if f == field]
+        out[field] = {"bool": {"should": should}} if should else {"match_none": {}}
+    return out
 
 
 def _typed(term: Term) -> dict[str, Any]:

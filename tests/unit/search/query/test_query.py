@@ -349,23 +349,29 @@ class TestHighlightSuggestOptions:
         assert body["highlight"]["encoder"] == "html"
         assert body["highlight"]["pre_tags"] == ["<mark>"]
         assert set(body["highlight"]["fields"]) == {"title", "abstract"}
-        assert {k: v for k, v in body["highlight"].items() if k != "highlight_query"} == HIGHLIGHT
+        options = {field: {k: v for k, v in opts.items() if k != "highlight_query"}
+                   for field, opts in body["highlight"]["fields"].items()}
+        assert {**body["highlight"], "fields": options} == HIGHLIGHT
 
     def test_highlight_marks_the_positive_words_in_title_and_abstract_only(self):
-        hq = build_search(req(q='graph "neural nets" -gan author:bengio title:bert trans*'))["highlight"]["highlight_query"]
-        clauses = hq["bool"]["should"]
-        assert {"match": {"title": "graph"}} in clauses and {"match": {"abstract": "graph"}} in clauses
-        assert {"match_phrase": {"abstract": "neural nets"}} in clauses
-        assert {"match": {"title": "bert"}} in clauses and {"match": {"abstract": "bert"}} not in clauses
-        assert any("prefix" in c and c["prefix"].get("title", {}).get("value") == "trans" for c in clauses)
-        flat = str(clauses)
+        fields = build_search(req(q='graph "neural nets" -gan author:bengio title:bert trans*'))["highlight"]["fields"]
+        title, abstract = (fields[f]["highlight_query"]["bool"]["should"] for f in ("title", "abstract"))
+        assert {"match": {"title": "graph"}} in title and {"match": {"abstract": "graph"}} in abstract
+        assert {"match_phrase": {"abstract": "neural nets"}} in abstract
+        assert {"match": {"title": "bert"}} in title and "bert" not in str(abstract)
+        assert any("prefix" in c and c["prefix"].get("title", {}).get("value") == "trans" for c in title)
+        # each field's query holds its own clauses only: the highlighter rewrites it for every hit
+        assert "'abstract'" not in str(title) and "'title'" not in str(abstract)
+        flat = str(title + abstract)
         assert "gan'" not in flat and "bengio" not in flat  # negated and author-scoped terms are not marked
         # the free text as one phrase too, so "graph neural nets" is marked as one run when adjacent
-        assert {"match_phrase": {"title": {"query": "graph neural nets", "slop": 2}}} in clauses
+        assert {"match_phrase": {"title": {"query": "graph neural nets", "slop": 2}}} in title
 
     def test_highlight_query_without_markable_terms_matches_nothing(self):
-        body = build_search(req(q="author:bengio"))
-        assert body["highlight"]["highlight_query"] == {"match_none": {}}
+        fields = build_search(req(q="author:bengio"))["highlight"]["fields"]
+        assert all(fields[f]["highlight_query"] == {"match_none": {}} for f in ("title", "abstract"))
+        fields = build_search(req(q="title:bert"))["highlight"]["fields"]
+        assert fields["abstract"]["highlight_query"] == {"match_none": {}}
 
     def test_highlight_and_facets_can_be_turned_off(self):
         body = build_search(req(q="x"), facets=False, highlight=False)
