@@ -86,6 +86,25 @@ def bench_settings(**overrides: str) -> Settings:
     return load_settings(**values)
 
 
+def ranking_app(index: str | None):
+    """The settings, the web app's test client and an Elasticsearch client for a ranking bench: the
+    app in-process, uncached, unlimited and with a lenient budget, so each query is ranked, not
+    served from a cache, refused or cut short; ``index``: the alias to rank (default
+    PAPERLIST_INDEX)."""
+    import logging
+
+    from services.search.engine.client import make_client
+    from services.web.app import create_app
+
+    overrides = {"PAPERLIST_CACHE": "false", "PAPERLIST_RATE_LIMIT_ENABLED": "false", "PAPERLIST_SEARCH_BUDGET": "10"}
+    if index:
+        overrides["PAPERLIST_INDEX"] = index
+    settings = load_settings(**overrides)
+    client = create_app(settings).test_client()
+    logging.getLogger("paperlist.access").setLevel(logging.WARNING)
+    return settings, client, make_client(settings)
+
+
 def ensure_stores(settings: Settings) -> None:
     from services.ops import LocalStack
 

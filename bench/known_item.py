@@ -16,7 +16,6 @@ query could not tell them apart, and a few misses to look at.
 from __future__ import annotations
 
 import argparse
-import logging
 import random
 import sys
 from collections.abc import Sequence
@@ -27,11 +26,8 @@ from known_cases import Case, Score, Target, TitleIndex, cases, rank_of
 from nicknames import CLASSES as NICKNAME_CLASSES
 from nicknames import cases as nickname_cases
 
-from harness import save
+from harness import ranking_app, save
 from services.search.catalogue import HIDDEN_STATUSES
-from services.search.engine.client import make_client
-from services.settings import load_settings
-from services.web.app import create_app
 
 TOP = 10
 MISSES_SHOWN = 8
@@ -102,20 +98,14 @@ def main() -> None:
                         help="draw the papers from conference[:year] only (repeatable)")
     args = parser.parse_args()
 
-    overrides = {"PAPERLIST_CACHE": "false", "PAPERLIST_RATE_LIMIT_ENABLED": "false", "PAPERLIST_SEARCH_BUDGET": "10"}
-    if args.index:
-        overrides["PAPERLIST_INDEX"] = args.index
-    settings = load_settings(**overrides)
-    app = create_app(settings)
-    logging.getLogger("paperlist.access").setLevel(logging.WARNING)
-    es = make_client(settings)
+    settings, client, es = ranking_app(args.index)
     docs = visible_papers(es, settings.index)
     classes = args.classes or CLASSES
     extra = None
     if any(kind in NICKNAME_CLASSES for kind in classes):
         extra = {kind: found for kind, found in nickname_cases(es, settings.index, chosen(docs, args.scopes), args.n,
                                                                args.seed).items() if kind in classes}
-    result = evaluate(app.test_client(), docs, classes=classes, modes=args.mode or ["lexical"],
+    result = evaluate(client, docs, classes=classes, modes=args.mode or ["lexical"],
                       n=args.n, seed=args.seed, scopes=args.scopes, extra=extra)
     result.update(index=settings.index, scopes=args.scopes)
     path = save("known-item", result)

@@ -12,16 +12,12 @@ classes of bench/known_item.py are the general figure.
 from __future__ import annotations
 
 import argparse
-import logging
 import tomllib
 from pathlib import Path
 
-from harness import save
+from harness import ranking_app, save
 from services.search.catalogue import venues
-from services.search.engine.client import make_client
 from services.search.records.model import title_key
-from services.settings import load_settings
-from services.web.app import create_app
 
 DATA = Path(__file__).with_name("data") / "named_papers.toml"
 TOP = 20
@@ -41,13 +37,7 @@ def main() -> None:
     parser.add_argument("--index", default=None, help="alias to test (default: PAPERLIST_INDEX)")
     parser.add_argument("--mode", action="append", help="lexical, semantic or hybrid (repeatable; default both)")
     args = parser.parse_args()
-    overrides = {"PAPERLIST_CACHE": "false", "PAPERLIST_RATE_LIMIT_ENABLED": "false", "PAPERLIST_SEARCH_BUDGET": "10"}
-    if args.index:
-        overrides["PAPERLIST_INDEX"] = args.index
-    settings = load_settings(**overrides)
-    client = create_app(settings).test_client()
-    logging.getLogger("paperlist.access").setLevel(logging.WARNING)
-    es = make_client(settings)
+    settings, client, es = ranking_app(args.index)
     papers = tomllib.loads(DATA.read_text(encoding="utf-8"))["paper"]
     wanted = [(paper_id(es, settings.index, p), q) for p in papers for q in p["queries"]]
     result: dict = {"index": settings.index, "modes": {}}

@@ -13,14 +13,10 @@ before and after a ranking change on the same index.
 from __future__ import annotations
 
 import argparse
-import logging
 import random
 
-from harness import save
-from services.search.engine.client import make_client
+from harness import ranking_app, save
 from services.search.records.model import title_key
-from services.settings import load_settings
-from services.web.app import create_app
 
 TOP = 10
 MIN_PAPERS = 30
@@ -71,16 +67,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--mode", action="append")
     args = parser.parse_args()
-    overrides = {"PAPERLIST_CACHE": "false", "PAPERLIST_RATE_LIMIT_ENABLED": "false", "PAPERLIST_SEARCH_BUDGET": "10"}
-    if args.index:
-        overrides["PAPERLIST_INDEX"] = args.index
-    settings = load_settings(**overrides)
-    app = create_app(settings)
-    logging.getLogger("paperlist.access").setLevel(logging.WARNING)
-    es = make_client(settings)
+    settings, client, es = ranking_app(args.index)
     queries = keyword_queries(es, settings.index, args.n, args.seed)
     result = {"index": settings.index, "seed": args.seed, "examples": queries[:10], "modes": {}}
-    client = app.test_client()
     for mode in args.mode or ["lexical"]:
         result["modes"][mode] = measure(client, es, settings.index, queries, mode)
         row = result["modes"][mode]
