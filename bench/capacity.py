@@ -54,7 +54,8 @@ import requests
 from edge import STATIC_DIR, static_copy
 from edge import WRK_SCRIPT as STATIC_SCRIPT
 from harness import REPO, save, wrk_argv, wrk_result
-from load import GZIP, HITS_METRIC, MISS, MISSES_METRIC, WRK_SCRIPT, drawn_mix, front, metric_sums, ratio, wrk
+from load import (APP_METRICS, GZIP, MISS, WRK_SCRIPT, app_counts, app_hit_ratio, drawn_mix, front, metric_sums,
+                  wrk)
 from request_cost import DOC, Processes, busy_seconds, write_doc
 
 from services.ops.nginx import LocalNginx
@@ -159,8 +160,7 @@ def cold_caches(web: str, settings) -> str:
 def run_step(vegeta: str, web: str, walk: Walk, rate: int, seconds: int, scratch: Path, label: str,
              procs: Processes) -> dict:
     """One step; with its CPU per request answered: Elasticsearch, gunicorn, nginx, the generator, the machine."""
-    metrics = (HITS_METRIC, MISSES_METRIC)
-    before = metric_sums(web, metrics)
+    before = metric_sums(web, APP_METRICS)
     groups = procs.groups()
     cpu, box, generator = procs.cpu(groups), busy_seconds(), resource.getrusage(resource.RUSAGE_CHILDREN)
     step = figures(attack(vegeta, web, walk.take(rate * seconds), rate, seconds, scratch), rate, seconds)
@@ -169,10 +169,10 @@ def run_step(vegeta: str, web: str, walk: Walk, rate: int, seconds: int, scratch
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     spent["generator"] = used.ru_utime + used.ru_stime - generator.ru_utime - generator.ru_stime
     step["cpu_ms_per_request"] = {k: round(1000 * v / max(step.get("answered", 0), 1), 2) for k, v in spent.items()}
-    after = metric_sums(web, metrics)
+    after = metric_sums(web, APP_METRICS)
     if before is not None and after is not None:
-        step["app_hit_ratio"] = ratio(after[HITS_METRIC] - before[HITS_METRIC],
-                                      after[MISSES_METRIC] - before[MISSES_METRIC])
+        step["app_metrics"] = app_counts(before, after)
+        step["app_hit_ratio"] = app_hit_ratio(step["app_metrics"])
     step["label"] = label
     show(step)
     return step

@@ -35,6 +35,16 @@ def test_counters_sum_every_label_set_and_skip_comments():
     assert sums == {"paperlist_cache_hits_total": 10.0, "paperlist_cache_misses_total": 5.0}
 
 
+def test_app_hits_count_the_304s_to_the_edges_revalidations():
+    before = dict.fromkeys(load.APP_METRICS, 100.0)
+    after = {load.HITS_METRIC: 110.0, load.MISSES_METRIC: 150.0, load.REVALIDATED_METRIC: 140.0}
+    counts = load.app_counts(before, after)
+    assert counts == {"hits": 10.0, "misses": 50.0, "revalidated": 40.0}
+    # answered without Elasticsearch: the cache hits and the 304s, of every request that reached the app
+    assert load.app_hit_ratio(counts) == 0.5
+    assert load.app_hit_ratio({"hits": 0, "misses": 0, "revalidated": 0}) is None
+
+
 def test_only_loopback_targets_are_accepted():
     assert harness.loopback("http://127.0.0.1:8000") and harness.loopback("http://localhost:8000")
     assert harness.loopback("http://[::1]:8000")
