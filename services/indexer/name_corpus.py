@@ -17,8 +17,11 @@ once and decides, from the corpus alone:
   and the short name was new then (:func:`novel`). A field's term is in titles' middles and ends
   ("... for Grammatical Error Correction") and was in use before: it names no paper.
 * **who introduced a name.** Of the papers bearing a name, the earliest, when the name was new then
-  (:func:`novel`: few papers before it mention it, against the many after). "Dropout" is the
-  JMLR paper's; a title's "Attention: ..." is not a name anybody introduced in that year.
+  (:func:`novel`: few papers before it mention it, against the many after); a title's
+  "Attention: ..." is not a name anybody introduced in that year. A capitalised name that many
+  texts write as a lowercase word is taken for an English word, unless its paper writes it so
+  too: the 2021 "MAMBA: ..." did not introduce the Mamba of 2024, and, the guard's price, the JMLR
+  "Dropout: ..." of 2014 (new then by :func:`novel`) is not counted as introducing dropout.
 * **mentions.** For each paper, how many later papers here mention a name it introduced (the most
   mentioned one): a citation count of the corpus's own, for ranking (:mod:`services.search.records.prominence`)
   and for the paper page where citations are unknown.
@@ -237,7 +240,7 @@ def _corpus_names(entries: Sequence[Entry]) -> list[Named]:
             continue  # too early, or too rarely mentioned since, to tell
         shown = {i: next((n for n in out[i].names if name_key(n) == key), None) for i in firsts}
         if key in english and not any(n and n.islower() for n in shown.values()):
-            continue
+            continue  # a capitalised English word ("MAMBA" of 2021; also, its price, "Dropout" of 2014)
         if all(n is None or _term(n) for n in shown.values()):
             continue  # written in lowercase by most who define it: a field's term ("paraphrase generation")
         claimed = any(n and (name_like(n) or name_key(title_name(entries[i].title)) == key) for i, n in shown.items())
