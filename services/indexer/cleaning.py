@@ -1,9 +1,12 @@
-"""Text cleaning for messy source fields: entities, stray HTML, whitespace, control characters."""
+"""Text cleaning for messy source fields: entities, stray HTML, whitespace, control characters, and the
+typographic ligatures PDF extraction leaves ("Classiﬁcation": a word no query typed with "fi" matches)."""
 
 from __future__ import annotations
 
 import html
 import re
+
+from ftfy.fixes import fix_latin_ligatures
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]")
 # Only real HTML tags are removed: abstracts also hold "<Subject, Verb, Object>" or "</s>".
@@ -16,10 +19,10 @@ _DROPPED = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.
 
 
 def clean_text(value: str) -> str:
-    """Unescape entities, drop control characters and collapse whitespace."""
+    """Unescape entities, drop control characters, spell ligatures out ("ﬁ" -> "fi") and collapse whitespace."""
     # str.split() splits on exactly what ``\s`` matches (str.isspace), so this is the
     # regex ``\s+`` -> " " and strip(), at a fraction of the cost.
-    return " ".join(_CONTROL.sub("", html.unescape(value)).split())
+    return " ".join(fix_latin_ligatures(_CONTROL.sub("", html.unescape(value))).split())
 
 
 def strip_html(value: str) -> str:

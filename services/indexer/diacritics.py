@@ -1,4 +1,5 @@
-"""Repair accents that PDF extraction and BibTeX left broken: ``Universit ´e`` is ``Université``.
+"""Repair accents that PDF extraction and BibTeX left broken: ``Universit ´e`` is ``Université``
+(and the ligatures extraction leaves: ``Artiﬁcial`` is ``Artificial``).
 
 Sources copy names and affiliations out of PDFs, where an accent is a separate glyph
 ("Montr ´eal", "T´ el´ ecom", "Ku¨mmerle"), out of BibTeX (``Jos\\'{e}``), or through a
@@ -12,6 +13,7 @@ import re
 import unicodedata
 
 import ftfy
+from ftfy.fixes import fix_latin_ligatures
 
 from services.search.records.name_keys import strip_accents
 
@@ -83,7 +85,9 @@ def _latex(text: str) -> str:
 
 
 def repair_diacritics(text: str) -> str:
-    """Join split accents, decode BibTeX accents and UTF-8 read as Latin-1, then NFC."""
+    """Join split accents, decode BibTeX accents and UTF-8 read as Latin-1, spell ligatures out
+    ("Artiﬁcial"), then NFC."""
+    text = fix_latin_ligatures(text)
     if _MOJIBAKE.search(text):
         text = ftfy.fix_encoding(text)
     if "\\" in text:

@@ -16,6 +16,8 @@ from services.indexer.cleaning import clean_text
     ("a&nbsp;&amp;&#8195;b", "a & b"),  # entities unescaped before collapsing
     ("x\u200by\x00z", "xyz"),  # zero-width space and controls dropped
     ("\u2028line\u2029para\x1c", "line para"),
+    # ligatures a PDF's text keeps: "Classiﬁcation" matched no query typed with "fi"
+    ("Multi-Label Classiﬁcation, ﬂow, ﬀ, Eﬃcient", "Multi-Label Classification, flow, ff, Efficient"),
     ("", ""),
 ])
 def test_clean_text(raw, clean):

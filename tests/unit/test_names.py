@@ -90,6 +90,7 @@ def test_split_names_decodes_entities_before_splitting():
     ("Jo\\~{a}o P. Costeira", "João P. Costeira"),
     ("Yasin Yaz{\\i}c{\\i}", "Yasin Yazıcı"),
     ("Auvergne-RhÃ´ne-Alpes", "Auvergne-Rhône-Alpes"),
+    ("Institute for Artiﬁcial Intelligence", "Institute for Artificial Intelligence"),  # a PDF's ligature
 ])
 def test_split_diacritics_are_repaired(raw, fixed):
     assert repair_diacritics(raw) == fixed

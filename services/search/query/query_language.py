@@ -34,6 +34,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ftfy.fixes import fix_latin_ligatures
+
 from services.search.catalogue.venues import canonical_slug
 from services.search.limits import MAX_QUERY, MAX_YEAR, MIN_YEAR
 from services.search.records.schema import ENGLISH_STOPWORDS
@@ -161,8 +163,9 @@ _Token = _Or | _Text | _Filter
 
 
 def _clean(q: str) -> str:
-    """Control characters and lone surrogates become spaces (they cannot reach ES as UTF-8)."""
-    return "".join(" " if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in q)
+    """Control characters and lone surrogates become spaces (they cannot reach ES as UTF-8); ligatures of a
+    title pasted from a PDF are spelt out ("Classiﬁcation"), as the indexer stores them."""
+    return fix_latin_ligatures("".join(" " if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in q))
 
 
 def _wordish(ch: str) -> bool:

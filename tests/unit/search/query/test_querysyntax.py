@@ -308,6 +308,11 @@ def test_control_characters_split_words():
                                                              W("work")]
 
 
+def test_ligatures_of_a_pasted_title_are_spelt_out():
+    # as the indexer stores the title (services.indexer.cleaning): a pasted "Classiﬁcation" matches it
+    assert parse("Multi-Label Classiﬁcation").free_text() == "Multi-Label Classification"
+
+
 def test_lone_surrogates_are_removed():
     parsed = parse("graph\ud800neural")
     assert terms(parsed) == [W("graph"), W("neural")]
