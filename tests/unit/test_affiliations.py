@@ -7,6 +7,7 @@ import tomllib
 from collections import Counter
 
 import pytest
+from ftfy.fixes import fix_latin_ligatures
 
 from services.indexer import affiliations
 from services.indexer.affiliations import VOCAB, affiliation_key, aliases, canonical_affiliation, canonical_key
@@ -43,6 +44,15 @@ def test_each_institution_has_one_display_name():
     with open(VOCAB / "affiliation_display.toml", "rb") as f:
         shown = Counter(canonical_key(name) for name in tomllib.load(f)["display"])
     assert [key for key, n in shown.items() if n > 1] == []
+
+
+def test_display_names_are_spelt_as_ingest_cleans_text():
+    """No ligature from a PDF ("Artiﬁcial") in a display name: it would undo the cleaning of every spelling it shows."""
+    with open(VOCAB / "affiliation_display.toml", "rb") as f:
+        names = tomllib.load(f)["display"]
+    assert [n for n in names if fix_latin_ligatures(n) != n] == []
+    assert canonical_affiliation("Institute for Arti\ufb01cial Intelligence, Tsinghua University") == \
+        "Institute for Artificial Intelligence, Tsinghua University"
 
 
 def test_no_placeholder_is_an_institution():
