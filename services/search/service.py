@@ -187,17 +187,29 @@ class PaperSearch:
         suggest = build_suggest(req)
         correction = suggestion(self._search(size=0, suggest=suggest).body.get("suggest")) if suggest else None
         if correction and not corrections.adds_nothing(req.parsed.free_text(), correction, matched):
-            corrected_q = corrections.keep_case(req.q, correction)
-            # Beside a few hits the correction is only a link: offered when its words go together somewhere
-            # (corrections.as_phrase). With none, its papers replace the answer: all its words will do.
-            checked = corrections.as_phrase(corrected_q) if matched else corrected_q
-            found = self._count(replace(words, q=checked, autocorrect=True))
+            corrected_q, found = self._correction(req, words, corrections.keep_case(req.q, correction), matched)
             if req.autocorrect and corrections.use_correction(matched, found):
                 meant.request = req.with_page(1, q=corrected_q, autocorrect=True)
                 meant.corrected_from = req.q
             elif found:  # "did you mean" only where it leads somewhere
                 meant.suggestion = corrected_q
         return meant
+
+    def _correction(self, req: SearchRequest, words: SearchRequest, corrected_q: str, matched: int) -> tuple[str, int]:
+        """The correction to offer and the papers it finds: with the words it only split put back
+        (:func:`corrections.unsplit`) when that finds papers, else as the suggester wrote it. Beside a few hits
+        the correction is only a link: offered when its words go together somewhere
+        (:func:`corrections.as_phrase`). With none, its papers replace the answer: all its words will do."""
+        kept = corrections.unsplit(req.q, corrected_q)
+        candidates = [kept, corrected_q] if kept != corrected_q and not corrections.adds_nothing(
+            req.parsed.free_text(), kept, matched) else [corrected_q]
+        found = 0
+        for candidate in candidates:
+            checked = corrections.as_phrase(candidate) if matched else candidate
+            found = self._count(replace(words, q=checked, autocorrect=True))
+            if found:
+                return candidate, found
+        return corrected_q, found
 
     def _meant_request(self, req: SearchRequest, matched: int, papers: Sequence[Paper]) -> SearchRequest:
         """The request another read of ``req`` answers for (trends, export, feed follow the search), from the

@@ -124,6 +124,31 @@ def keep_case(typed: str, corrected: str) -> str:
     return " ".join(typed_words.get(w, w) for w in corrected.split())
 
 
+def unsplit(typed: str, corrected: str) -> str:
+    """The correction with each typed word it only split put back as typed: the phrase suggester corrects
+    word by word, and beside the word that found nothing ("Monnocular") it may split one spelt right,
+    closer to its commoner two-word form ("Pretraining" -> "pre training"), so that the title typed
+    matched no more. Words it respelt are kept; the caller counts both versions (a split may be the
+    correction itself: "selfsupervised")."""
+    out, fixed = [], corrected.split()
+    j = 0
+    for word in typed.split():
+        joined = _JOINER.sub("", word.casefold())
+        for k in (2, 3):
+            if len(fixed) >= j + k and _JOINER.sub("", "".join(fixed[j:j + k]).casefold()) == joined:
+                out.append(word)
+                j += k
+                break
+        else:
+            if j < len(fixed):
+                out.append(fixed[j])
+                j += 1
+    return " ".join(out + fixed[j:])
+
+
+_JOINER = re.compile(r"[-‐–_]")
+
+
 def hint(parsed: ParsedQuery, total: int) -> str | None:
     """Why a search that found nothing found nothing, when it can be told: a code of :data:`HINTS`."""
     if total:

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from facet_aggs import by_facet, grouped
 
+from services.search.answers.corrections import unsplit
 from services.search.answers.results import shape, suggestion, whole_compounds
 from services.search.catalogue import HIDDEN_STATUSES
 from services.search.errors import InvalidRequest
@@ -686,6 +687,52 @@ def test_no_suggester_request_without_free_text():
     es = _FakeES(0)
     PaperSearch(es, "papers").search(req(q="conference:iclr"))
     assert len(_sent(es)) == 1
+
+
+class _CorrectingES(_FakeES):
+    """The suggester offers ``option``; a count or search finds ``totals(its body as JSON)`` papers."""
+
+    def __init__(self, option: str, totals):
+        super().__init__(0)
+        self.option, self.totals = option, totals
+
+    def search(self, index: str, **body):
+        self.calls.append(body)
+        if "suggest" in body:
+            return SimpleNamespace(body={"suggest": {"did_you_mean": [{"options": [{"text": self.option}]}]}})
+        return SimpleNamespace(body=es_response(total=self.totals(json.dumps(body)), hits=[]))
+
+
+TYPED = "Geometric Pretraining for monnocular depth"
+SPLIT = "geometric pre training for monocular depth"  # the typo corrected, and a word spelt right split
+
+
+@pytest.mark.parametrize("whole, split, corrected, total", [
+    (1, 0, "Geometric Pretraining for monocular depth", 1),  # the title typed, its typo corrected
+    (1, 3, "Geometric Pretraining for monocular depth", 1),
+    (0, 3, "Geometric pre training for monocular depth", 3),  # the split is what finds papers: kept
+])
+def test_a_correction_keeps_whole_the_words_it_only_split(whole, split, corrected, total):
+    es = _CorrectingES(SPLIT, lambda sent: whole if "Pretraining for monocular" in sent else
+                       split if "pre training for monocular" in sent else 0)
+    results = PaperSearch(es, "papers").search(req(q=TYPED))
+    assert results.corrected_from == TYPED and results.request.q == corrected and results.total == total
+
+
+def test_a_split_that_is_the_whole_correction_stays():
+    es = _CorrectingES("self supervised depth", lambda sent: 2 if "self supervised" in sent else 0)
+    results = PaperSearch(es, "papers").search(req(q="selfsupervised depth"))
+    assert results.request.q == "self supervised depth" and results.total == 2
+
+
+@pytest.mark.parametrize("typed, corrected, kept", [
+    ("Pretraining for Monnocular", "pre training for monocular", "Pretraining for monocular"),
+    ("end-to-end lerning", "end to end learning", "end-to-end learning"),  # the typed spelling, hyphens too
+    ("graph nerual networks", "graph neural networks", "graph neural networks"),  # respelt words stay respelt
+    ("selfsupervised depth", "self supervised depth", "selfsupervised depth"),
+])
+def test_unsplit_puts_back_the_typed_words_a_correction_only_split(typed, corrected, kept):
+    assert unsplit(typed, corrected) == kept
 
 
 def test_counts_without_hits_follow_the_same_correction():
