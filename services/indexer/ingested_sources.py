@@ -12,6 +12,8 @@ from hashlib import sha1
 
 from elasticsearch import Elasticsearch, NotFoundError, helpers
 
+from services.search.engine.indices import ensure_side_index
+
 MAPPINGS = {
     "dynamic": "strict",
     "properties": {
@@ -39,9 +41,7 @@ class SourceRegistry:
     def record(self, per_source: dict[str, int], run_id: str) -> None:
         if not per_source:
             return
-        if not self.es.indices.exists(index=self.index):
-            self.es.indices.create(index=self.index, mappings=MAPPINGS,
-                                   settings={"number_of_shards": 1, "auto_expand_replicas": "0-1"})
+        ensure_side_index(self.es, self.index, MAPPINGS)
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         actions = ({"_index": self.index, "_id": sha1(loc.encode()).hexdigest(),
                     "_source": {"location": loc, "records": n, "run": run_id, "ingested_at": now}}

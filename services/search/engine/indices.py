@@ -167,3 +167,17 @@ def merge_segments(es: Elasticsearch, index: str, *, alive: Callable[[], None], 
                 raise RuntimeError(f"force-merge of {index} failed: {status['error'].get('reason')}")
             return
         time.sleep(poll)
+
+
+def ensure_side_index(es: Elasticsearch, name: str, mappings: dict) -> None:
+    """Create a one-shard side index (an alias's ingested sources, its maps) unless it is there. Several
+    writers may find it missing at once (two map builds on a new alias): the one that loses the race to
+    create it carries on, it is there."""
+    if es.indices.exists(index=name):
+        return
+    try:
+        es.indices.create(index=name, mappings=mappings,
+                          settings={"number_of_shards": 1, "auto_expand_replicas": "0-1"})
+    except ApiError as exc:
+        if exc.error != "resource_already_exists_exception":
+            raise

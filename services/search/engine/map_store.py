@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from elasticsearch import Elasticsearch, NotFoundError, helpers
 
+from services.search.engine.indices import ensure_side_index
 from services.search.records.venue_maps import MAPPINGS, VenueMap, map_id
 
 
-def ensure_index(es: Elasticsearch, index: str) -> None:
-    if not es.indices.exists(index=index):
-        es.indices.create(index=index, mappings=MAPPINGS,
-                          settings={"number_of_shards": 1, "auto_expand_replicas": "0-1"})
-
-
 def store(es: Elasticsearch, index: str, venue_map: VenueMap) -> None:
-    ensure_index(es, index)
+    ensure_side_index(es, index, MAPPINGS)
     es.index(index=index, id=map_id(venue_map.conference, venue_map.year), document=venue_map.to_document(),
              refresh="wait_for")
 

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 
 import pytest
+from elasticsearch import ApiError
 
 from services.search.engine import indices
 from services.search.engine.indices import index_pattern, list_indices, new_index_name
@@ -110,3 +111,29 @@ def test_list_indices_orders_numbered_suffixes_numerically():
     rows = [{"index": f"{stamp}-{n}", "docs.count": "1"} for n in (10, 9, 2)] + [{"index": stamp, "docs.count": "1"}]
     found = list_indices(FakeES(rows=rows), "papers")
     assert [i.name for i in found] == [stamp, f"{stamp}-2", f"{stamp}-9", f"{stamp}-10"]
+
+
+class RacedIndices:
+    """``exists`` says no; ``create`` fails as Elasticsearch does when another writer created it first
+    (``error``), or succeeds (``None``)."""
+
+    def __init__(self, error: str | None):
+        self.error, self.created = error, []
+
+    def exists(self, index: str) -> bool:
+        return False
+
+    def create(self, index: str, **body) -> None:
+        if self.error:
+            raise ApiError(self.error, SimpleNamespace(status=400), {"error": {"type": self.error}})
+        self.created.append((index, body["settings"]["number_of_shards"]))
+
+
+def test_a_side_index_created_by_another_writer_meanwhile_is_no_error():
+    es = SimpleNamespace(indices=RacedIndices(None))
+    indices.ensure_side_index(es, "papers-maps", {"dynamic": "strict"})
+    assert es.indices.created == [("papers-maps", 1)]
+    indices.ensure_side_index(SimpleNamespace(indices=RacedIndices("resource_already_exists_exception")),
+                              "papers-maps", {})  # two map builds on a new alias: the loser carries on
+    with pytest.raises(ApiError):
+        indices.ensure_side_index(SimpleNamespace(indices=RacedIndices("mapper_parsing_exception")), "x", {})
