@@ -25,7 +25,7 @@ from pathlib import Path
 from elasticsearch import helpers
 
 from harness import bench_settings, corpus_files, save
-from services.indexer.normalise import Rejected, identity
+from services.indexer.paper.normalise import Rejected, identity
 from services.indexer.sources import open_sources
 from services.search.engine.client import make_client
 

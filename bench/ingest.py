@@ -37,9 +37,9 @@ import redis
 
 from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, percentiles, save
 from services.indexer.celery_app import create_celery
-from services.indexer.corpus import CorpusReader
-from services.indexer.ingest import Ingest
-from services.indexer.vectors import vector_fields
+from services.indexer.ingest.corpus_reader import CorpusReader
+from services.indexer.ingest.dispatch import Ingest
+from services.indexer.writes.vectors import vector_fields
 from services.search.engine.client import make_client
 from services.search.records.documents import to_document
 from services.search.records.schema import SERVING_REFRESH, index_body, loaded_settings, loading_settings

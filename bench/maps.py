@@ -43,9 +43,9 @@ from elasticsearch import helpers
 
 from harness import save
 from services.indexer.celery_app import create_celery, redis_client
-from services.indexer.embedding_training import held_out
-from services.indexer.maps import listed_venue_years, planned
-from services.indexer.names import keyword_key
+from services.indexer.cleaning.names import keyword_key
+from services.indexer.maps.build import listed_venue_years, planned
+from services.indexer.training.embeddings import held_out
 from services.search.engine import map_store
 from services.search.engine.client import make_client
 from services.search.query.facets import FACETS
@@ -183,7 +183,7 @@ def projections(args, settings) -> dict:
     from sklearn.neighbors import NearestNeighbors
     from threadpoolctl import threadpool_limits
 
-    from services.indexer import map_layout
+    from services.indexer.maps import layout as map_layout
 
     es = make_client(settings, request_timeout=120)
     conference, year = _venue_year(args.venue)

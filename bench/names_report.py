@@ -5,7 +5,7 @@
 
 Reports author names that end in a footnote mark, duplicate groups among the top
 affiliations, distinct keywords and how many co-author names collapse. With
-``--write-display`` it rewrites ``services/indexer/vocab/affiliation_display.toml``:
+``--write-display`` it rewrites ``services/indexer/cleaning/vocab/affiliation_display.toml``:
 the most frequent spelling of every affiliation key that has several.
 
 ``--normalised`` measures what the index would hold: every record goes through the
@@ -26,8 +26,8 @@ from pathlib import Path
 _code = sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv[:-1] else Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(_code))
 
-from services.indexer import affiliations as aff  # noqa: E402
-from services.indexer.names import (  # noqa: E402
+from services.indexer.cleaning import affiliations as aff
+from services.indexer.cleaning.names import (  # noqa: E402
     author_key,
     canonical_affiliation,
     coauthor_key,
@@ -89,7 +89,7 @@ def display_table(affs: Counter) -> list[str]:
 
 def normalised_report(corpus: str, top: int) -> dict:
     """Figures over the papers the normaliser makes of the corpus (what the index stores)."""
-    from services.indexer.normalise import Rejected, normalise
+    from services.indexer.paper.normalise import Rejected, normalise
     from services.indexer.sources import open_sources
 
     names, affs, keywords = Counter(), Counter(), Counter()

@@ -2,7 +2,7 @@
 
 The names people type for a paper ("detr", "maml", "vq-vae") are mostly not in its title, and
 the product finds them from the record and from other papers' definitions ("Long Form (SHORT)",
-:mod:`services.indexer.name_corpus`). So that this extraction does not grade itself, the cases
+:mod:`services.indexer.corpus.names.decide`). So that this extraction does not grade itself, the cases
 come from another signal it never reads: later abstracts that cite a paper by name, surname and
 year. Each "NAME (Surname et al., YEAR)" is resolved to the one listed paper whose first author
 has that surname, of that year or the next (a venue's year may follow the arXiv year), and whose

@@ -66,7 +66,7 @@ def _split(value: object) -> tuple[str, ...]:
 def _identity():
     """The project's own paper id (read-only import), or None if the indexer moved it."""
     try:
-        from services.indexer.normalise import Rejected, identity, origin_from_path
+        from services.indexer.paper.normalise import Rejected, identity, origin_from_path
     except ImportError:
         return None
     def paper_id(record: dict, path: str, position: int) -> str | None:
@@ -159,7 +159,7 @@ class QueryMaker:
             return f"/api/v1/suggest?{urlencode({'q': source[:rng.randint(2, 8)]})}"
         if kind == "detail":
             if not self.with_ids:
-                raise SystemExit("error: no paper ids (services.indexer.normalise.identity is not importable)")
+                raise SystemExit("error: no paper ids (services.indexer.paper.normalise.identity is not importable)")
             paper_id = rng.choice(self.with_ids).paper_id
             return f"/papers/{paper_id}" if rng.random() < HTML_SHARE else f"/api/v1/papers/{paper_id}"
         raise ValueError(f"unknown kind: {kind}")

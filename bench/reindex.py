@@ -48,8 +48,8 @@ import harness
 from harness import UNCACHED, WRK_LUA_HELPERS, WRK_LUA_THREADS, loopback, percentiles, ready_web, save, wrk_result
 from search import query_mix
 from services.indexer.celery_app import create_celery
-from services.indexer.reindex_control import request_reindex
-from services.indexer.reindex_state import ReindexState
+from services.indexer.rebuild.control import request_reindex
+from services.indexer.rebuild.state import ReindexState
 from services.search.engine import indices
 from services.search.engine.client import make_client
 from services.settings import load_settings

@@ -23,7 +23,7 @@ gives its held-out figures. The lists come from the service's own reads
 (:class:`fusion_lists.FusionLists`' ``similar_candidates`` and ``like_text_candidates``: what
 ``similar`` and ``like_text`` fuse, with their scores); fusion of those lists is :func:`services.search.query.fusion.fuse` itself.
 
-The test split is the trainer's held-out half (:func:`services.indexer.embedding_training.held_out`):
+The test split is the trainer's held-out half (:func:`services.indexer.training.embeddings.held_out`):
 a model with an area metric learned the dev half's curated areas, so its dev figures (and the
 fusion chosen on them, which then leans to the semantic list) flatter it; the test figures do not.
 
@@ -45,7 +45,7 @@ from pathlib import Path
 from fusion_lists import FusionLists
 
 from harness import BenchWorker, bench_settings, drop, ensure_stores, percentiles, save
-from services.indexer.embedding_training import held_out
+from services.indexer.training.embeddings import held_out
 from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights, fuse
 from services.search.query.request import SearchRequest
 from services.search.query.semantic import KNN_BOOST
@@ -90,7 +90,7 @@ def ingest(settings, source: str) -> dict:
     import redis
 
     from services.indexer.celery_app import create_celery
-    from services.indexer.ingest import Ingest
+    from services.indexer.ingest.dispatch import Ingest
     from services.search.engine.client import make_client
 
     es = make_client(settings, request_timeout=120)

@@ -26,8 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from services.indexer.paper.topics import derive_topics, explain, venue_prior  # noqa: E402
 from services.indexer.sources import Rejected, open_sources  # noqa: E402
-from services.indexer.topics import derive_topics, explain, venue_prior  # noqa: E402
 from services.search.catalogue.taxonomy import FALLBACK, TOPICS  # noqa: E402
 
 # Normalized label (lowercase words; for "Area: abbr: subarea" keywords each part is

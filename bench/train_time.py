@@ -33,7 +33,7 @@ import numpy as np
 from embedding import same_area_share  # bench/embedding.py
 
 from harness import save
-from services.indexer.embedding_training import TrainingOptions, corpus_records, train
+from services.indexer.training.embeddings import TrainingOptions, corpus_records, train
 from services.search.records.embedding import HALF, Embedder, paper_text
 
 LABELLED = ("iclr2024", "iclr2025", "iclr2026")

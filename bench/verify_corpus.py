@@ -29,8 +29,8 @@ import redis
 
 from harness import BenchWorker, bench_settings, corpus_files, drop, ensure_stores, save
 from services.indexer.celery_app import create_celery
-from services.indexer.corpus import CorpusReader
-from services.indexer.ingest import Ingest
+from services.indexer.ingest.corpus_reader import CorpusReader
+from services.indexer.ingest.dispatch import Ingest
 from services.search.engine.client import make_client
 
 

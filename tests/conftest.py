@@ -182,7 +182,7 @@ def first_answer(client, url: str, seconds: float = 120):
 
 
 def run_ingest(settings, celery_app, es, redis_client, sources, alias: str, **kwargs):
-    from services.indexer.ingest import Ingest
+    from services.indexer.ingest.dispatch import Ingest
 
     job = Ingest(settings, celery_app, es, redis_client, alias=alias, **kwargs)
     return job.execute([str(s) for s in sources])  # ends with everything searchable
@@ -306,7 +306,7 @@ def fake_client(fake_reads):
 
 def source_records(paths: list[Path]) -> dict[tuple[str, int], list[dict]]:
     """Each venue-year's records as the source files hold them, once per paper id, ingestible ones only."""
-    from services.indexer.normalise import Rejected, identity, normalise
+    from services.indexer.paper.normalise import Rejected, identity, normalise
     from services.indexer.sources import open_sources
 
     out: dict[tuple[str, int], list[dict]] = defaultdict(list)

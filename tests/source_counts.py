@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from services.indexer.cleaning import clean_text
+from services.indexer.cleaning.text import clean_text
 from services.search.catalogue import catalogue
 
 

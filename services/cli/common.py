@@ -12,8 +12,8 @@ from elasticsearch.helpers import BulkIndexError
 from kombu.exceptions import OperationalError as BrokerError
 from rich.console import Console
 
-from services.indexer.ingest import IngestError
-from services.indexer.reindex_state import ReindexError
+from services.indexer.ingest.dispatch import IngestError
+from services.indexer.rebuild.state import ReindexError
 from services.indexer.sources import SourceError
 from services.ops import StackError
 from services.settings import Settings, load_settings

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from services.indexer.embedding_training import TrainingOptions, corpus_records, train
+from services.indexer.training.embeddings import TrainingOptions, corpus_records, train
 
 from .common import EXIT_FAILURE, EXIT_NOTHING_READ, console, err_console, friendly
 

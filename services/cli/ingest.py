@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from services.indexer.celery_app import create_celery, redis_client
-from services.indexer.ingest import Ingest, Summary
+from services.indexer.ingest.dispatch import Ingest, Summary
 from services.search.engine import indices
 from services.search.engine.client import make_client
 

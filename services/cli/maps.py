@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from services.indexer.celery_app import create_celery
-from services.indexer.maps import request_maps
+from services.indexer.maps.build import request_maps
 
 from .common import console, friendly, settings
 

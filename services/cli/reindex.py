@@ -8,9 +8,9 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from services.indexer.celery_app import create_celery, redis_client
-from services.indexer.maps import request_maps
-from services.indexer.reindex_control import request_reindex, rollback
-from services.indexer.reindex_state import ReindexError, ReindexState
+from services.indexer.maps.build import request_maps
+from services.indexer.rebuild.control import request_reindex, rollback
+from services.indexer.rebuild.state import ReindexError, ReindexState
 from services.search.engine.client import make_client
 
 from .common import console, friendly, settings

@@ -7,7 +7,7 @@ import click
 import redis
 
 from services.indexer.celery_app import create_celery
-from services.indexer.ingest import ensure_index
+from services.indexer.ingest.dispatch import ensure_index
 from services.ops import LocalStack
 from services.ops.nginx import LocalNginx
 from services.search.engine.client import make_client

@@ -21,7 +21,7 @@ from services.search.engine.client import make_client
 from services.settings import Settings
 
 from .celery_app import redis_client
-from .reindex_state import ReindexState
+from .rebuild.state import ReindexState
 
 
 @dataclass

@@ -14,17 +14,17 @@ from elasticsearch import ApiError, helpers
 from services.search.engine.generation import bump_generation
 from services.search.records.prominence import VenueScale
 
-from . import maps
-from .bulk_writer import delete_papers, index_papers
 from .celery_app import VISIBILITY_TIMEOUT
-from .name_pass import run_pass
-from .normalise import Rejected, normalise
-from .reindex import Rebuild
-from .reindex_control import request_reindex
-from .reindex_state import ReindexError, ReindexState
-from .runs import NAMES_LEASE, IngestRun, reject_entry
+from .corpus.names.index_pass import run_pass
+from .ingest.progress import NAMES_LEASE, IngestRun, reject_entry
+from .maps import build as maps
+from .paper.normalise import Rejected, normalise
+from .rebuild.control import request_reindex
+from .rebuild.runner import Rebuild
+from .rebuild.state import ReindexError, ReindexState
 from .sources import Origin, origin_from_path
-from .write_journal import WritesPaused
+from .writes.bulk import delete_papers, index_papers
+from .writes.journal import WritesPaused
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ def prune(self, alias: str, conference_years: list[list], keep_ids: list[str]) -
 
 @shared_task(name="paperlist.names", bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
 def names(self, alias: str, run_id: str | None = None) -> dict:
-    """The corpus pass (:mod:`.name_pass`): names others give each paper, who introduced a name, mentions.
+    """The corpus pass (:mod:`services.indexer.corpus.names.index_pass`): names others give each paper, who introduced a name, mentions.
     An ingest's pass (``run_id``) holds a lease in the run while it works, as a batch does: a lapsed lease
     on an unfinished pass tells the ingest command the worker died with it."""
     try:
@@ -138,7 +138,7 @@ def names(self, alias: str, run_id: str | None = None) -> dict:
 @shared_task(name="paperlist.reindex", bind=True, acks_late=True, soft_time_limit=VISIBILITY_TIMEOUT - 600,
              time_limit=VISIBILITY_TIMEOUT - 300)
 def reindex(self, alias: str, run_id: str, from_sources: bool = False) -> dict:
-    """Rebuild ``alias`` into a new versioned index and swap (see :mod:`.reindex`)."""
+    """Rebuild ``alias`` into a new versioned index and swap (see :mod:`services.indexer.rebuild.runner`)."""
     try:
         outcome = Rebuild(self.settings, self.es, self.redis, alias, run_id).run(from_sources=from_sources)
     except ReindexError as exc:
@@ -181,7 +181,7 @@ def build_maps(self, alias: str, venue_years: list[list] | None = None, force: b
 @shared_task(name="paperlist.build_map", bind=True, acks_late=True, soft_time_limit=MAP_TIME_LIMIT - 30,
              time_limit=MAP_TIME_LIMIT, **RETRY)
 def build_map(self, alias: str, conference: str, year: int, force: bool = False) -> dict:
-    """Lay out one venue-year's map and store it (:mod:`.maps`); unchanged papers are not laid out again."""
+    """Lay out one venue-year's map and store it (:mod:`services.indexer.maps.build`); unchanged papers are not laid out again."""
     try:
         built = maps.build_map(self.es, alias, self.settings.maps_index_of(alias), conference, int(year),
                                min_papers=self.settings.map_min_papers, force=force)

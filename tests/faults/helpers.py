@@ -305,7 +305,7 @@ class SearchLoad:
 
 def expected_ids(*sources: Path) -> set[str]:
     """Paper ids an ingest of these files or folders must leave: the records the worker accepts."""
-    from services.indexer.normalise import Rejected, normalise, origin_from_path
+    from services.indexer.paper.normalise import Rejected, normalise, origin_from_path
 
     ids = set()
     for source in sources:

@@ -32,7 +32,7 @@ import redis as redis_lib
 from elasticsearch import Elasticsearch, helpers
 
 from conftest import first_answer
-from services.indexer.normalise import Rejected, normalise, origin_from_path
+from services.indexer.paper.normalise import Rejected, normalise, origin_from_path
 from services.indexer.sources import expand, load
 from services.ops.elasticsearch import ES_VERSION, LocalElasticsearch, healthy
 from services.search.engine import indices

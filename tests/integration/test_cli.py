@@ -13,8 +13,8 @@ import pytest
 from elasticsearch import helpers
 
 from conftest import SAMPLE
-from services.indexer.corpus import CorpusReader
-from services.indexer.ingest import Ingest
+from services.indexer.ingest.corpus_reader import CorpusReader
+from services.indexer.ingest.dispatch import Ingest
 
 pytestmark = pytest.mark.integration
 

@@ -18,11 +18,11 @@ import pytest
 
 from conftest import SAMPLE
 from services import redis_keys
-from services.indexer.ingest import MAX_SENDS, Ingest
-from services.indexer.reindex import Rebuild, replay
-from services.indexer.reindex_control import request_reindex
-from services.indexer.reindex_state import ReindexError, ReindexState
-from services.indexer.runs import IngestRun
+from services.indexer.ingest.dispatch import MAX_SENDS, Ingest
+from services.indexer.ingest.progress import IngestRun
+from services.indexer.rebuild.control import request_reindex
+from services.indexer.rebuild.runner import Rebuild, replay
+from services.indexer.rebuild.state import ReindexError, ReindexState
 from services.search.engine import indices
 
 pytestmark = pytest.mark.integration

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from services.indexer.ingested_sources import SourceRegistry
-from services.indexer.normalise import identity, origin_from_path
+from services.indexer.ingest.registry import SourceRegistry
+from services.indexer.paper.normalise import identity, origin_from_path
 from services.search.engine import indices
 
 pytestmark = pytest.mark.integration
@@ -126,7 +126,7 @@ def test_unknown_conference_gets_a_label(ingest, es, alias, tmp_path):
 def test_ingest_loads_at_the_long_refresh_and_ends_with_everything_searchable(
         settings, celery_app, es, redis_client, worker, alias, tmp_path):
     from services import redis_keys
-    from services.indexer.ingest import Ingest
+    from services.indexer.ingest.dispatch import Ingest
     from services.search.engine.generation import SETTLE_MS, current_generation
     from services.search.records import schema
     from services.settings import PROJECT_ROOT

@@ -20,7 +20,7 @@ from test_browser import _screenshot, browser_context, expect, playwright  # noq
 
 from conftest import SAMPLE, Worker, _test_settings, drop_alias, run_ingest, serving
 from services.indexer.celery_app import create_celery
-from services.indexer.maps import listed_venue_years
+from services.indexer.maps.build import listed_venue_years
 from services.search.engine import map_store
 from services.search.records import venue_maps
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLE, drop_alias, run_ingest
-from services.indexer.reindex import Rebuild
-from services.indexer.reindex_control import request_reindex, rollback
-from services.indexer.reindex_state import ReindexError, ReindexState
+from services.indexer.rebuild.control import request_reindex, rollback
+from services.indexer.rebuild.runner import Rebuild
+from services.indexer.rebuild.state import ReindexError, ReindexState
 from services.search.engine import indices
 from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
@@ -280,7 +280,7 @@ def test_elasticsearch_failing_mid_rebuild_leaves_alias_and_cleans_up(settings, 
     """The bulk load dies with a connection error: the alias stays, the half-built index goes."""
     import elastic_transport
 
-    from services.indexer import reindex as reindex_module
+    from services.indexer.rebuild import runner as reindex_module
 
     real_bulk = reindex_module.helpers.streaming_bulk
 

@@ -19,8 +19,8 @@ import bibtexparser
 import pytest
 
 from conftest import SAMPLE, corpus_dir, drop_alias, run_ingest, source_records
-from services.indexer.affiliations import canonical_affiliation
-from services.indexer.normalise import map_status
+from services.indexer.cleaning.affiliations import canonical_affiliation
+from services.indexer.paper.normalise import map_status
 from services.search.catalogue import catalogue
 from services.search.limits import TOP_INSTITUTIONS
 from services.settings import load_settings

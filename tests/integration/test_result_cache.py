@@ -11,8 +11,8 @@ import uuid
 import pytest
 
 from services import redis_keys
-from services.indexer.reindex import Rebuild
-from services.indexer.reindex_control import rollback
+from services.indexer.rebuild.control import rollback
+from services.indexer.rebuild.runner import Rebuild
 from services.search.engine.generation import bump_generation, current_generation, settling_key
 from services.search.service import PaperSearch
 from services.settings import load_settings

@@ -2,7 +2,7 @@
 
 A reader knows one format: which locations it reads, how to decode them, what the
 location says about its records (conference and year hints), and how its fields map
-onto the format-neutral record that :mod:`..normalise` works on. Adding a format means
+onto the format-neutral record that :mod:`services.indexer.paper.normalise` works on. Adding a format means
 one reader listed in :mod:`.readers` (``READERS``); ingest, tasks, rebuild and benchmarks
 follow.
 

@@ -4,7 +4,7 @@ What is peculiar to paperlists lives here: lists joined with ``;``, authors list
 twice, one affiliation for the whole paper, ``+`` between one author's affiliations,
 affiliations not aligned with the authors (``aff_unique_norm``), review scores,
 the several fields that may hold the conference or a link. Names lose footnote marks
-and affiliations get one display form here (:mod:`..names`), as the fields are read.
+and affiliations get one display form here (:mod:`services.indexer.cleaning.names`), as the fields are read.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from services.indexer.cleaning.links import arxiv_url, doi_url, hosted_links, link_hosts, safe_url
+from services.indexer.cleaning.names import author_key, canonical_affiliation, clean_author_name, split_names
+from services.indexer.cleaning.reviews import review_scores
+from services.indexer.cleaning.text import clean_text, split_list
 from services.search.records.model import REVIEW_CRITERIA, Author, Links, Publication
 
-from ..cleaning import clean_text, split_list
-from ..links import arxiv_url, doi_url, hosted_links, link_hosts, safe_url
-from ..names import author_key, canonical_affiliation, clean_author_name, split_names
-from ..reviews import review_scores
 from .base import Rejected
 
 MAX_AUTHORS = 500

@@ -1,6 +1,6 @@
 """The fixed topic taxonomy every paper is tagged with: slugs, labels and what each covers.
 
-A view of ``catalogue/topics.toml``: the indexer (``services.indexer.topics``) assigns
+A view of ``catalogue/topics.toml``: the indexer (``services.indexer.paper.topics``) assigns
 these slugs and the web UI shows their labels. A slug, once published, is part of the
 index and of URLs, so it is never renamed; retire one by re-indexing. ``TOPICS`` is in
 display order: areas first, the general fallback (``FALLBACK``) last. See docs/topics.md

@@ -14,11 +14,11 @@ words mean nearly the same. A text's embedding is
 
 the two halves side by side, divided by √2; then, when the model has one, its area metric
 ``A (v - mean)`` (a 256 × 256 map learned from the curated primary areas of labelled papers,
-:mod:`services.indexer.embedding_training`: it stretches the directions that tell areas apart);
+:mod:`services.indexer.training.embeddings`: it stretches the directions that tell areas apart);
 one unit vector of :data:`DIMS`.
 
 The artifact (``models/*.npz``, built by ``paperlist embeddings train``, see
-:mod:`services.indexer.embedding_training`) holds the vocabulary and the arrays, nothing
+:mod:`services.indexer.training.embeddings`) holds the vocabulary and the arrays, nothing
 else: runtime needs numpy only and downloads nothing. Its ``version`` is a digest of its
 content, stored beside each vector so a reindex re-embeds exactly the papers another
 model embedded. The web embeds queries and the indexer papers with this same code.

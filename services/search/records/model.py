@@ -117,10 +117,10 @@ class Paper(BaseModel):
     # How much the paper stood out at its venue-year, in [0, 1] (services.search.records.prominence).
     prominence: float = 0.5
     # The names it is known by (services.search.records.paper_names): its own, from its record (the title's
-    # name, names its abstract coins; services.indexer.naming), and those the corpus gives it; of all
+    # name, names its abstract coins; services.indexer.paper.own_names), and those the corpus gives it; of all
     # of them, the ones it introduced; and how many later papers here mention one of those (None:
     # nothing it introduced, or not counted yet). The last three are the corpus pass's
-    # (services.indexer.name_pass).
+    # (services.indexer.corpus.names.index_pass).
     names: list[str] = Field(default_factory=list)
     given_names: list[str] = Field(default_factory=list)
     introduced: list[str] = Field(default_factory=list)

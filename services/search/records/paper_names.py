@@ -3,7 +3,7 @@
 People look a paper up by its method's name far more often than by its title: "MAML",
 "VQ-VAE", "T5", "Prototypical Networks". The indexer derives a paper's names (its title's
 name before a colon, the names its abstract coins, the acronyms other papers give it:
-:mod:`services.indexer.naming`) and stores each as a :func:`name_key`; the query side folds
+:mod:`services.indexer.paper.own_names`) and stores each as a :func:`name_key`; the query side folds
 what is typed the same way, so ``vq-vae``, ``VQVAE`` and ``VQ VAE`` all meet ``vqvae``, and
 ``DDIMs`` meets ``ddim``. The keys live here, on the read side, because both sides need them.
 """

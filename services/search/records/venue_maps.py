@@ -1,7 +1,7 @@
 """A venue-year's map (issue 32): its papers laid out in 2-D by content, in named clusters, as stored.
 
 The indexer computes a map once per venue-year when its papers change
-(:mod:`services.indexer.maps`) and keeps it here; the web reads it by id. Maps live in a
+(:mod:`services.indexer.maps.build`) and keeps it here; the web reads it by id. Maps live in a
 small index beside the papers, ``<alias>-maps`` (``PAPERLIST_MAPS_INDEX`` names another),
 one document per venue-year, like the source registry's ``<alias>-sources``: a reindex's
 alias swap leaves it alone, it replicates with the cluster and is backed up with the data, and

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from services.indexer.cleaning import clean_text
+from services.indexer.cleaning.text import clean_text
 from services.search.catalogue import (
     FILES,
     STATUSES,
@@ -39,8 +39,8 @@ def test_catalogue_loads_once_and_holds_the_taxonomy_and_venues() -> None:
 
 
 def test_nothing_is_read_at_import_time() -> None:
-    code = ("import services.search.catalogue.venues, services.search.catalogue.taxonomy, services.indexer.topics, "
-            "services.indexer.normalise; from services.search.catalogue import catalogue; "
+    code = ("import services.search.catalogue.venues, services.search.catalogue.taxonomy, services.indexer.paper.topics, "
+            "services.indexer.paper.normalise; from services.search.catalogue import catalogue; "
             "print(catalogue.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"

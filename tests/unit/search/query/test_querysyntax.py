@@ -309,7 +309,7 @@ def test_control_characters_split_words():
 
 
 def test_ligatures_of_a_pasted_title_are_spelt_out():
-    # as the indexer stores the title (services.indexer.cleaning): a pasted "Classiﬁcation" matches it
+    # as the indexer stores the title (services.indexer.cleaning.text): a pasted "Classiﬁcation" matches it
     assert parse("Multi-Label Classiﬁcation").free_text() == "Multi-Label Classification"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from facet_aggs import by_facet
 
-from services.indexer.vectors import MIN_TITLE_WORDS, vector_fields
+from services.indexer.writes.vectors import MIN_TITLE_WORDS, vector_fields
 from services.search.errors import InvalidRequest
 from services.search.limits import SEMANTIC_K
 from services.search.query.request import parse_request
@@ -101,7 +101,7 @@ def _similar_bodies(similar_request):
 
 
 def test_a_rebuild_copies_current_vectors_and_embeds_missing_or_outdated_ones():
-    from services.indexer.reindex import rebuilt
+    from services.indexer.rebuild.runner import rebuilt
     from services.search.records.documents import to_document
     from services.search.records.embedding import embedder
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from services.indexer.normalise import Origin, normalise
+from services.indexer.paper.normalise import Origin, normalise
 from services.search.records.documents import SUMMARY_FIELDS, from_source, to_document
 from services.search.records.model import Author, Links, Paper, title_key
 from services.web.render import bibtex

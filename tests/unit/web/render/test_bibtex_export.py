@@ -15,7 +15,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
-from services.indexer.corpus import CorpusReader
+from services.indexer.ingest.corpus_reader import CorpusReader
 from services.search.catalogue import venues
 from services.search.records.model import Author, Links, Paper, Publication
 from services.web.render import bibtex
