@@ -43,7 +43,7 @@ from elasticsearch import helpers
 
 from harness import save
 from services.indexer.celery_app import create_celery, redis_client
-from services.indexer.cleaning.names import keyword_key
+from services.indexer.cleaning.keywords import keyword_key
 from services.indexer.maps.build import listed_venue_years, planned
 from services.indexer.training.embeddings import held_out
 from services.search.engine import map_store

@@ -27,13 +27,11 @@ _code = sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv[:-1] else
 sys.path.insert(0, str(_code))
 
 from services.indexer.cleaning import affiliations as aff
-from services.indexer.cleaning.names import (  # noqa: E402
-    author_key,
-    canonical_affiliation,
-    coauthor_key,
-    keyword_key,
-    split_names,
-)
+from services.indexer.cleaning.affiliations import canonical_affiliation  # noqa: E402
+from services.indexer.cleaning.authors import clean_author_name  # noqa: E402
+from services.indexer.cleaning.keywords import keyword_key  # noqa: E402
+from services.indexer.sources.paperlists_mapping import author_names  # noqa: E402
+from services.search.records.name_keys import author_key, coauthor_key  # noqa: E402
 from services.indexer.sources import expand, load  # noqa: E402
 
 MARKED = re.compile(r"(?:[*∗†‡§¶¹²³⁴⁵⁶⁷⁸⁹⁰]|(?<=\D)\d)\s*$")
@@ -144,7 +142,7 @@ def main() -> None:
     for value, n in authors.items():
         for name in value.split(";"):
             raw_names[name.strip()] += n
-        for name in split_names(value):
+        for name in filter(None, map(clean_author_name, author_names(value))):
             clean_names[name] += n
     report: dict[str, object] = {
         "author_names_marked": {"before": sum(1 for x in raw_names if MARKED.search(x)),

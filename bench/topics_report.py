@@ -26,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from services.indexer.cleaning.text import clean_text  # noqa: E402
 from services.indexer.paper.topics import derive_topics, explain, venue_prior  # noqa: E402
 from services.indexer.sources import Rejected, open_sources  # noqa: E402
 from services.search.catalogue.taxonomy import FALLBACK, TOPICS  # noqa: E402
@@ -269,8 +270,8 @@ def load(corpus: Path) -> Iterator[Record]:
                 row = source.reader.fields(raw.data)
             except Rejected:
                 continue
-            yield Record(Path(read.location).parent.name, str(row["title"] or ""), row["abstract"],
-                         [k for k in row["keywords"] if k], row["primary_area"].strip())
+            yield Record(Path(read.location).parent.name, str(row.key.title or ""), row.abstract,
+                         [k for k in map(clean_text, row.keywords) if k], row.primary_area.strip())
 
 
 def _pct(part: float, whole: float) -> str:

@@ -87,7 +87,6 @@ class Host:
 @dataclass(frozen=True)
 class LinkHosts:
     hosts: dict[str, Host]
-    skip_fields: frozenset[str]
     pattern: re.Pattern[str]
     not_code: frozenset[str] = frozenset()
 
@@ -133,7 +132,7 @@ def link_hosts() -> LinkHosts:
     names = "|".join(re.escape(h) for h in sorted(hosts, key=len, reverse=True))
     pattern = re.compile(rf"(https?://)?(?<![\w.-])((?:[\w-]+\.)*(?:{names}))(?![\w-])(/[^\s<>\"'(){{}}\[\]\\|^`]*)?",
                          re.IGNORECASE)
-    return LinkHosts(hosts, frozenset(data.get("fields", {}).get("skip", ())), pattern,
+    return LinkHosts(hosts, pattern,
                      frozenset(h.lower() for h in data.get("not_code", {}).get("hosts", ())))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from statistics import fmean
 
 from services.search.records.model import ReviewScore
@@ -62,12 +62,12 @@ def mean(value: object) -> float | None:
     return score(value)
 
 
-def review_scores(record: Mapping[str, object], criteria: Iterable[str]) -> list[ReviewScore]:
-    """The scored criteria of a record that writes ``<criterion>`` and ``<criterion>_avg``, in ``criteria`` order."""
+def review_scores(criteria: Iterable[tuple[str, object, object]]) -> list[ReviewScore]:
+    """The scored criteria among ``(criterion, scores, mean)`` as a source writes them, in their order."""
     out = []
-    for criterion in criteria:
-        given = scores(record.get(criterion))
-        average = round(fmean(given), 4) if given else mean(record.get(f"{criterion}_avg"))
+    for criterion, listed, given_mean in criteria:
+        given = scores(listed)
+        average = round(fmean(given), 4) if given else mean(given_mean)
         if average is not None:
             out.append(ReviewScore(criterion=criterion, mean=average, scores=given))
     return out

@@ -46,17 +46,6 @@ def clean_title(value: str) -> str:
     return _TIGHT_COLON.sub(": ", strip_html(value))
 
 
-def split_list(value: object) -> list[str]:
-    """A ``;``-joined source list (or an actual JSON list of strings) as clean items."""
-    if isinstance(value, str):
-        items = value.split(";")
-    elif isinstance(value, list):
-        items = [v for v in value if isinstance(v, str)]
-    else:
-        return []
-    return [clean_text(item) for item in items]
-
-
 def dedupe(items: list[str]) -> list[str]:
     """Drop empties and case-insensitive repeats, keeping the first spelling."""
     seen: set[str] = set()

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from services.indexer.cleaning.names import keyword_key, singular
+from services.indexer.cleaning.keywords import keyword_key, singular
 from services.search.records.schema import ENGLISH_STOPWORDS
 
 VOCAB = Path(__file__).resolve().parent / "vocab" / "map_labels.toml"

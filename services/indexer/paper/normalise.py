@@ -1,9 +1,11 @@
-"""A source record -> typed :class:`Paper`, or a :class:`Rejected` with the reason.
+"""A source record -> typed :class:`Paper`, or a :class:`Rejected` with the reason: the one builder that cleans.
 
-The record comes with its :class:`Origin`; the origin's reader maps the record's own
-fields onto the format-neutral record (:mod:`.sources.base`), and everything here works
-on that. Only what a paper cannot do without (a title, a conference and a year) rejects
-a record; odd optional fields are dropped, not fatal.
+The record comes with its :class:`Origin`; the origin's reader maps the record's own fields onto
+the format-neutral record (:class:`~services.indexer.sources.base.SourceRecord`, values as written),
+and everything here cleans that, the same way whatever the format: the identity (:mod:`.identity`),
+the authors and affiliations (:mod:`.authors`), the links (:mod:`.links`), the text fields, the
+status word, the topics and the paper's own names. Only what a paper cannot do without (a title, a
+conference and a year) rejects a record; odd optional fields are dropped, not fatal.
 """
 
 from __future__ import annotations
@@ -14,13 +16,18 @@ import re
 from collections.abc import Mapping
 
 from services.indexer.cleaning.hyphenation import repair as repair_hyphenation
-from services.indexer.cleaning.names import merge_keywords
+from services.indexer.cleaning.keywords import merge_keywords
+from services.indexer.cleaning.reviews import review_scores
 from services.indexer.cleaning.text import clean_text, clean_title, dedupe, label_case, strip_html
 from services.indexer.sources import Origin, Rejected, origin_from_path, reader_named
+from services.indexer.sources.base import SourceRecord
 from services.search.catalogue import STATUSES, catalogue, venues
-from services.search.records.model import Paper, Publication, ReviewScore, title_key
+from services.search.records.model import Paper, Publication, ReviewScore
 from services.search.records.prominence import VenueScale, prominence, scale_key
 
+from .authors import authors_of
+from .identity import identity, key_identity
+from .links import links_of
 from .own_names import own_names
 from .topics import derive_topics
 
@@ -28,6 +35,7 @@ __all__ = ["Origin", "Rejected", "identity", "map_status", "normalise", "origin_
 
 MAX_TITLE = 1000
 MAX_ABSTRACT = 20000
+_PAGE_RANGE = re.compile(r"\s*(\w+)\s*(?:-+|–|—)\s*(\w+)\s*")
 
 
 def map_status(raw: str, conference: str = "") -> str:
@@ -43,36 +51,6 @@ def map_status(raw: str, conference: str = "") -> str:
     return listed if listed in STATUSES else cat.statuses.facet_status(raw)
 
 
-def identity(record: object, origin: Origin) -> tuple[str, str, int]:
-    """``(paper_id, conference, year)`` — cheap, so the reader can spot duplicates early.
-
-    The id hashes conference, year and the source's own id (or, lacking one, the
-    normalised title), so it is stable across re-ingests and reindexes.
-    """
-    return key_identity(reader_named(origin.format).key_fields(record), origin)
-
-
-def key_identity(record: dict, origin: Origin) -> tuple[str, str, int]:
-    """:func:`identity` of a neutral record's key fields."""
-    conference = _conference(record, origin)
-    year = _year(record, origin)
-    title = record.get("title")
-    if not isinstance(title, str):
-        raise Rejected("title is missing" if title is None else f"title is a {type(title).__name__}, not text")
-    source_id = record.get("id")
-    if isinstance(source_id, (int, float)) and not isinstance(source_id, bool):
-        source_id = str(source_id)
-    if isinstance(source_id, str) and source_id.strip():
-        key = "id:" + source_id.strip()
-    else:
-        tkey = title_key(clean_text(title))
-        if not tkey:
-            raise Rejected("title is empty")
-        key = "title:" + tkey
-    digest = hashlib.blake2b(f"{conference}|{year}|{key}".encode(), digest_size=6).hexdigest()
-    return f"{conference}-{year}-{digest}", conference, year
-
-
 def normalise(data: object, origin: Origin, scales: Mapping[str, VenueScale] | None = None) -> Paper:
     """The whole record as a :class:`Paper`; raises :class:`Rejected` with the reason.
 
@@ -82,7 +60,7 @@ def normalise(data: object, origin: Origin, scales: Mapping[str, VenueScale] | N
     reader = reader_named(origin.format)
     key = reader.key_fields(data)
     paper_id, conference, year = key_identity(key, origin)
-    title = clean_title(key["title"])[:MAX_TITLE]
+    title = clean_title(key.title)[:MAX_TITLE]
     if not title:  # before the other fields, whose mapping may reject the record too
         raise Rejected("title is empty")
     scale = (scales or {}).get(scale_key(conference, year))
@@ -91,18 +69,19 @@ def normalise(data: object, origin: Origin, scales: Mapping[str, VenueScale] | N
 
 def prior_inputs(data: object, origin: Origin) -> tuple[float | None, int | None]:
     """A raw record's rating and citation count as :func:`normalise` reads them — without the rest."""
-    record = reader_named(origin.format).prior_fields(data)
-    return _rating(record["reviews"]), _citations(record["citations"])
+    prior = reader_named(origin.format).prior_fields(data)
+    return _rating(review_scores([prior.rating])), _citations(prior.citations)
 
 
-def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: int, title: str,
+def _paper(record: SourceRecord, origin: Origin, paper_id: str, conference: str, year: int, title: str,
            scale: VenueScale | None) -> Paper:
-    authors = record["authors"]
-    abstract = repair_hyphenation(strip_html(record["abstract"]))[:MAX_ABSTRACT]
-    keywords = merge_keywords(dedupe(record["keywords"]))[:50]  # "Diffusion Models" is "Diffusion Model"
-    primary_area = clean_text(record["primary_area"])
-    status_raw = clean_text(record["status"])
-    track = label_case(clean_text(record["track"]))
+    authors, paper_affiliations = authors_of(record.authors)
+    abstract = repair_hyphenation(strip_html(record.abstract))[:MAX_ABSTRACT]
+    keywords = merge_keywords(dedupe([clean_text(k) for k in record.keywords]))[:50]  # "Diffusion Models" is "Diffusion Model"
+    primary_area = clean_text(record.primary_area)
+    status_raw = clean_text(record.status)
+    track = label_case(clean_text(record.track))
+    reviews = review_scores(record.reviews)
     fields = dict(
         paper_id=paper_id,
         conference=conference,
@@ -110,22 +89,22 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
         year=year,
         title=title,
         authors=authors,
-        affiliations=[] if any(a.affiliation for a in authors) else record.get("affiliations") or [],
+        affiliations=[] if any(a.affiliation for a in authors) else paper_affiliations,
         abstract=abstract,
-        tldr=repair_hyphenation(strip_html(record["tldr"]))[:2000],
+        tldr=repair_hyphenation(strip_html(record.tldr))[:2000],
         keywords=keywords,
         primary_area=primary_area,
         topics=derive_topics(title, abstract, keywords, primary_area, conference),
         track="main" if not track or track.lower() == "main" else track,
         status=map_status(status_raw, conference),
         status_raw=status_raw,
-        award=_award(record["award"]),
-        links=record["links"],
-        publication=record.get("publication") or Publication(),
-        bibtex=record["bibtex"].strip()[:10000],
-        citations=_citations(record["citations"]),
-        rating_avg=_rating(record.get("reviews") or []),
-        reviews=record.get("reviews") or [],
+        award=_award(record.award),
+        links=links_of(record.links),
+        publication=_publication(record),
+        bibtex=record.bibtex.strip()[:10000],
+        citations=_citations(record.citations),
+        rating_avg=_rating(reviews),
+        reviews=reviews,
         names=own_names(title, abstract),
     )
     # The list fields given here, not by their default factories: pydantic's model_construct inspects a
@@ -138,29 +117,12 @@ def _paper(record: dict, origin: Origin, paper_id: str, conference: str, year: i
     return Paper(**fields, source=origin.source, position=origin.position, content_hash=content_hash)
 
 
-def _conference(record: dict, origin: Origin) -> str:
-    for value in record["conferences"]:
-        if isinstance(value, str) and value.strip():
-            slug = venues.canonical_slug(re.sub(r"\s*(19|20)\d\d\s*$", "", value))
-            if slug:
-                return slug
-    if origin.conference:
-        return origin.conference
-    raise Rejected("conference unknown: neither the record nor the file name names it")
-
-
-def _year(record: dict, origin: Origin) -> int:
-    value = record.get("year")
-    if value is None or value == "":
-        if origin.year is None:
-            raise Rejected("year unknown: neither the record nor the file name gives it")
-        return origin.year
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise Rejected(f"year is a {type(value).__name__}, not a number")
-    text = str(value).strip()
-    if not (text.isascii() and text.isdigit()) or not 1950 <= int(text) <= 2100:
-        raise Rejected(f"year {text[:20]!r} is not a year")
-    return int(text)
+def _publication(record: SourceRecord) -> Publication:
+    """Pages (a range with BibTeX's ``--``), volume and publisher."""
+    pages = clean_text(record.pages)
+    if _PAGE_RANGE.fullmatch(pages):
+        pages = _PAGE_RANGE.sub(r"\1--\2", pages)
+    return Publication(pages=pages[:40], volume=clean_text(record.volume)[:20], publisher=clean_text(record.publisher)[:200])
 
 
 def _award(value: object) -> bool:

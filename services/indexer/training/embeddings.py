@@ -128,7 +128,7 @@ def _area(data: object, origin, conference: str, paper_id: str) -> str:
     if conference not in AREA_CONFERENCES or held_out(paper_id):
         return ""
     try:
-        return clean_text(reader_named(origin.format).fields(data)["primary_area"])
+        return clean_text(reader_named(origin.format).fields(data).primary_area)
     except Rejected:
         return ""
 

@@ -6,6 +6,7 @@ import pytest
 
 from services.indexer.cleaning.links import hosted_links, link_hosts
 from services.indexer.paper.normalise import Origin, normalise
+from services.indexer.sources import paperlists_mapping
 
 ORIGIN = Origin("iclr/iclr2025.json.gz", 0, "iclr", 2025, format="paperlists")
 
@@ -119,8 +120,9 @@ def test_non_text_values_are_ignored():
     assert links(github=["https://github.com/a/b"], code=5, abstract=None).present() == {}
 
 
-def test_the_skip_list_names_per_author_fields():
-    assert {"homepage", "aff_unique_url", "email", "author"} <= link_hosts().skip_fields
+def test_the_authors_own_fields_are_never_searched_for_the_papers_links():
+    assert {"homepage", "aff_unique_url", "email", "author"} <= paperlists_mapping._own_fields()
+    assert links(homepage="https://lab.github.io/", author_site="https://github.com/someone/site").present() == {}
 
 
 @pytest.mark.parametrize("text, code", [

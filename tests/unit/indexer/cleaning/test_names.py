@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from services.indexer.cleaning.affiliations import aliases, canonical_key
-from services.indexer.cleaning.names import (
-    affiliation_key,
-    author_key,
-    canonical_affiliation,
-    canonical_keyword,
-    clean_author_name,
-    coauthor_key,
-    keyword_key,
-    repair_diacritics,
-    split_names,
-)
+from services.indexer.cleaning.affiliations import affiliation_key, aliases, canonical_affiliation, canonical_key
+from services.indexer.cleaning.authors import clean_author_name
+from services.indexer.cleaning.diacritics import repair_diacritics
+from services.indexer.cleaning.keywords import canonical_keyword, keyword_key
+from services.indexer.sources.paperlists_mapping import author_names
+from services.search.records.name_keys import author_key, coauthor_key
+
+
+def split_names(raw: str) -> list[str]:
+    """An author list as the paperlists reader splits it and the builder cleans it."""
+    return [name for name in map(clean_author_name, author_names(raw)) if name]
 
 
 @pytest.mark.parametrize(("raw", "clean"), [

@@ -59,20 +59,25 @@ def test_score_is_finite_and_in_range():
         assert score(value) is None
 
 
+def written(record: dict, criteria) -> list[tuple[str, object, object]]:
+    """``(criterion, scores, mean)`` as a paperlists record writes them: ``<criterion>`` and ``<criterion>_avg``."""
+    return [(c, record.get(c), record.get(f"{c}_avg")) for c in criteria]
+
+
 def test_listed_scores_give_the_mean_over_the_source_mean():
     # The source's 4.2 counted two placeholder zeros; the scores say 7.
-    [rating] = review_scores({"rating": "0;0;7;7;7", "rating_avg": [4.2, 3.43]}, ["rating"])
+    [rating] = review_scores([("rating", "0;0;7;7;7", [4.2, 3.43])])
     assert rating == ReviewScore(criterion="rating", mean=7.0, scores=[7.0, 7.0, 7.0])
 
 
 def test_mean_alone_is_kept_and_unknown_means_are_dropped():
     record = {"rating_avg": 5.3333, "confidence_avg": 0, "correctness_avg": [0, 0], "presentation": "Paper #3"}
-    assert review_scores(record, REVIEW_CRITERIA) == [ReviewScore(criterion="rating", mean=5.3333, scores=[])]
+    assert review_scores(written(record, REVIEW_CRITERIA)) == [ReviewScore(criterion="rating", mean=5.3333, scores=[])]
 
 
 def test_criteria_in_the_given_order_and_mean_rounded():
     record = {"confidence": "3;4", "rating": "5;5;6", "technical_novelty_avg": 2.5}
-    found = review_scores(record, REVIEW_CRITERIA)
+    found = review_scores(written(record, REVIEW_CRITERIA))
     assert [r.criterion for r in found] == ["rating", "confidence", "technical_novelty"]
     assert found[0].mean == 5.3333
 

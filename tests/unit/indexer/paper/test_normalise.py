@@ -390,7 +390,7 @@ class TestAuthors:
 # --- name and vocabulary cleaning (issue 11) ---------------------------------------------------
 
 class TestNameCleaning:
-    """The normaliser applies services/indexer/cleaning/names.py: what the index stores is already clean."""
+    """The normaliser applies services/indexer/cleaning/authors.py and keywords.py: what the index stores is already clean."""
 
     def test_footnote_marks_leave_author_names(self):
         p = paper(author="Keyulu Xu*;Weihua Hu†;Jure Leskovec‡;Stefanie Jegelka1", aff="MIT")
