@@ -1,29 +1,35 @@
-"""Celery tasks of the indexer. Their names (``paperlist.*``) are the interface others use."""
+"""Celery tasks of the indexer: each a thin door to a room, named in :mod:`services.task_names`.
+
+A task says how the work is run (time limits, retries, leases in the ingest run, which errors are
+transient); the work itself is the room's (an ingest batch, a prune, a corpus pass, a rebuild, a map).
+Their names are the interface the CLI and the web's admin API use.
+"""
 
 from __future__ import annotations
 
 import logging
-import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 
 import elastic_transport
 import redis
 from celery import shared_task
-from elasticsearch import ApiError, helpers
+from elasticsearch import ApiError
 
+from services import task_names
 from services.search.engine.generation import bump_generation
 from services.search.records.prominence import VenueScale
 
 from .celery_app import VISIBILITY_TIMEOUT
 from .corpus.names.index_pass import run_pass
-from .ingest.progress import NAMES_LEASE, IngestRun, reject_entry
+from .ingest.batch import write_batch
+from .ingest.progress import NAMES_LEASE, IngestRun
+from .ingest.prune import prune_missing
 from .maps import build as maps
-from .paper.normalise import Rejected, normalise
 from .rebuild.control import request_reindex
 from .rebuild.runner import Rebuild
 from .rebuild.state import ReindexError, ReindexState
-from .sources import Origin, origin_from_path
-from .writes.bulk import delete_papers, index_papers
 from .writes.journal import WritesPaused
 
 log = logging.getLogger(__name__)
@@ -44,22 +50,29 @@ RETRYABLE = (TransientError, WritesPaused, elastic_transport.TransportError, red
 RETRY = dict(autoretry_for=RETRYABLE, retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=12)
 
 
-def _transient(exc: ApiError) -> None:
-    if exc.meta.status in TRANSIENT_STATUS:
-        raise TransientError(f"Elasticsearch answered {exc.meta.status}") from exc
+@contextmanager
+def transient_errors() -> Iterator[None]:
+    """Elasticsearch's answers that say "later" (:data:`TRANSIENT_STATUS`) as :class:`TransientError`,
+    which the tasks retry with back-off; any other error stays what it is."""
+    try:
+        yield
+    except ApiError as exc:
+        if exc.meta.status in TRANSIENT_STATUS:
+            raise TransientError(f"Elasticsearch answered {exc.meta.status}") from exc
+        raise
 
 
-@shared_task(name="paperlist.ingest_batch", bind=True, soft_time_limit=BATCH_TIME_LIMIT - 30,
+@shared_task(name=task_names.INGEST_BATCH, bind=True, soft_time_limit=BATCH_TIME_LIMIT - 30,
              time_limit=BATCH_TIME_LIMIT, **RETRY)
 def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[dict],
                  scales: dict[str, dict] | None = None) -> dict:
-    """Normalise and index one batch: ``segments`` = [{source, origin: hints, records: [[pos, record]]}];
-    ``scales``: the prominence scale of each venue-year in it, as the whole list made them (JSON)."""
+    """Normalise and index one batch (:mod:`services.indexer.ingest.batch`); ``scales``: the prominence
+    scale of each venue-year in it, as the whole list made them (JSON)."""
     run = IngestRun(self.redis, run_id)
     try:
-        with run.hold(batch_id, BATCH_LEASE):
-            return _ingest_batch(self.es, self.redis, run, alias, batch_id, segments,
-                                 {key: VenueScale.from_json(value) for key, value in (scales or {}).items()})
+        with run.hold(batch_id, BATCH_LEASE), transient_errors():
+            return write_batch(self.es, self.redis, run, alias, batch_id, segments,
+                               {key: VenueScale.from_json(value) for key, value in (scales or {}).items()})
     except Exception as exc:
         if not isinstance(exc, RETRYABLE) or self.request.retries >= self.max_retries:
             run.note_failure(batch_id, f"{exc.__class__.__name__}: {exc}")  # no retry comes: tell the CLI
@@ -68,74 +81,26 @@ def ingest_batch(self, run_id: str, alias: str, batch_id: str, segments: list[di
         raise
 
 
-def _ingest_batch(es, client, run: IngestRun, alias: str, batch_id: str, segments: list[dict],
-                  scales: dict[str, VenueScale]) -> dict:
-    started = time.perf_counter()
-    papers, rejects = [], []
-    for segment in segments:
-        source = segment["source"]
-        hints = segment.get("origin") or origin_from_path(source, 0).hints()  # messages of older CLIs
-        for position, record in segment["records"]:
-            try:
-                papers.append(normalise(record, Origin.from_hints(hints, position), scales))
-            except Rejected as exc:
-                rejects.append(reject_entry(source, position, str(exc), record))
-            except Exception as exc:  # a bug on one odd record must not sink the batch
-                log.exception("normalising %s#%s failed", source, position)
-                rejects.append(reject_entry(source, position, f"internal error: {exc!r}"[:300], record))
-    normalised = time.perf_counter()
-    try:
-        result = index_papers(es, client, alias, papers, run.run_id)
-    except ApiError as exc:
-        _transient(exc)
-        raise
-    rejects += [reject_entry(p.source, p.position, reason, {"title": p.title}) for p, reason in result.failures]
-    run.note_venue_years(result.venue_years)
-    counts = {"indexed": result.indexed, "unchanged": result.unchanged, "rejected": len(rejects)}
-    run.finish_batch(batch_id, counts, rejects)
-    # Timings in the result (and the worker log) show where a slow ingest spends its time.
-    return {**counts, "normalise_s": round(normalised - started, 3),
-            "index_s": round(time.perf_counter() - normalised, 3)}
-
-
-@shared_task(name="paperlist.prune", bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
+@shared_task(name=task_names.PRUNE, bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
 def prune(self, alias: str, conference_years: list[list], keep_ids: list[str]) -> dict:
-    """Delete papers of these conference-years that the source no longer lists."""
-    keep = set(keep_ids)
-    query = {"bool": {"should": [
-        {"bool": {"filter": [{"term": {"conference": conf}}, {"term": {"year": int(year)}}]}}
-        for conf, year in conference_years
-    ], "minimum_should_match": 1}}
-    try:
-        # The ingest loads at a long refresh interval: see every paper before choosing.
-        self.es.indices.refresh(index=alias)
-        doomed = [hit for hit in helpers.scan(self.es, index=alias, size=2000, scroll="2m",
-                                              query={"query": query, "_source": ["conference", "year"]})
-                  if hit["_id"] not in keep]
-        deleted = delete_papers(self.es, self.redis, alias, [hit["_id"] for hit in doomed])
-    except ApiError as exc:
-        _transient(exc)
-        raise
-    venue_years = sorted({(h["_source"]["conference"], int(h["_source"]["year"])) for h in doomed})
-    return {"deleted": deleted, "candidates": len(doomed), "venue_years": venue_years}
+    """Delete papers of these conference-years that the source no longer lists (:mod:`services.indexer.ingest.prune`)."""
+    with transient_errors():
+        return prune_missing(self.es, self.redis, alias, conference_years, keep_ids)
 
 
-@shared_task(name="paperlist.names", bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
+@shared_task(name=task_names.NAMES, bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
 def names(self, alias: str, run_id: str | None = None) -> dict:
-    """The corpus pass (:mod:`services.indexer.corpus.names.index_pass`): names others give each paper, who introduced a name, mentions.
-    An ingest's pass (``run_id``) holds a lease in the run while it works, as a batch does: a lapsed lease
-    on an unfinished pass tells the ingest command the worker died with it."""
-    try:
+    """The corpus names pass (:mod:`services.indexer.corpus.names.index_pass`). An ingest's pass (``run_id``)
+    holds a lease in the run while it works, as a batch does: a lapsed lease on an unfinished pass tells
+    the ingest command the worker died with it."""
+    with transient_errors():
         if run_id is None:
             return asdict(run_pass(self.es, self.redis, alias))
         with IngestRun(self.redis, run_id).hold(NAMES_LEASE, BATCH_LEASE):
             return asdict(run_pass(self.es, self.redis, alias))
-    except ApiError as exc:
-        _transient(exc)
-        raise
 
 
-@shared_task(name="paperlist.reindex", bind=True, acks_late=True, soft_time_limit=VISIBILITY_TIMEOUT - 600,
+@shared_task(name=task_names.REINDEX, bind=True, acks_late=True, soft_time_limit=VISIBILITY_TIMEOUT - 600,
              time_limit=VISIBILITY_TIMEOUT - 300)
 def reindex(self, alias: str, run_id: str, from_sources: bool = False) -> dict:
     """Rebuild ``alias`` into a new versioned index and swap (see :mod:`services.indexer.rebuild.runner`)."""
@@ -147,13 +112,13 @@ def reindex(self, alias: str, run_id: str, from_sources: bool = False) -> dict:
     return {"status": "done", **asdict(outcome)}
 
 
-@shared_task(name="paperlist.reindex_status", bind=True)
+@shared_task(name=task_names.REINDEX_STATUS, bind=True)
 def reindex_status(self, alias: str) -> dict:
     """State of the current or last rebuild, for the admin API (which only speaks task names)."""
     return ReindexState(self.redis, alias).load()
 
 
-@shared_task(name="paperlist.request_reindex", bind=True)
+@shared_task(name=task_names.REQUEST_REINDEX, bind=True)
 def request_reindex_task(self, alias: str, from_sources: bool = False) -> dict:
     """Start a rebuild unless one runs (the admin API's entry point)."""
     try:
@@ -163,31 +128,26 @@ def request_reindex_task(self, alias: str, from_sources: bool = False) -> dict:
     return {"status": "queued", "run_id": run_id, "task_id": task_id}
 
 
-@shared_task(name="paperlist.build_maps", bind=True, **RETRY)
+@shared_task(name=task_names.BUILD_MAPS, bind=True, **RETRY)
 def build_maps(self, alias: str, venue_years: list[list] | None = None, force: bool = False) -> dict:
-    """Send one ``paperlist.build_map`` per venue-year, the largest first: those named (an ingest's), or
-    every venue-year with enough papers and every one that has a map (after a reindex)."""
+    """Send one map task per venue-year, the largest first: those named (an ingest's), or every venue-year
+    with enough papers and every one that has a map (after a reindex)."""
     wanted = None if venue_years is None else [(str(c), int(y)) for c, y in venue_years]
-    try:
+    with transient_errors():
         chosen = maps.planned(self.es, alias, self.settings.maps_index_of(alias), self.settings.map_min_papers, wanted)
-    except ApiError as exc:
-        _transient(exc)
-        raise
     for conference, year in chosen:
-        self.app.send_task("paperlist.build_map", args=[alias, conference, year, force], queue=self.settings.queue)
+        self.app.send_task(task_names.BUILD_MAP, args=[alias, conference, year, force], queue=self.settings.queue)
     return {"sent": len(chosen)}
 
 
-@shared_task(name="paperlist.build_map", bind=True, acks_late=True, soft_time_limit=MAP_TIME_LIMIT - 30,
+@shared_task(name=task_names.BUILD_MAP, bind=True, acks_late=True, soft_time_limit=MAP_TIME_LIMIT - 30,
              time_limit=MAP_TIME_LIMIT, **RETRY)
 def build_map(self, alias: str, conference: str, year: int, force: bool = False) -> dict:
-    """Lay out one venue-year's map and store it (:mod:`services.indexer.maps.build`); unchanged papers are not laid out again."""
-    try:
+    """Lay out one venue-year's map and store it (:mod:`services.indexer.maps.build`); unchanged papers are
+    not laid out again."""
+    with transient_errors():
         built = maps.build_map(self.es, alias, self.settings.maps_index_of(alias), conference, int(year),
                                min_papers=self.settings.map_min_papers, force=force)
-    except ApiError as exc:
-        _transient(exc)
-        raise
     if built.outcome in ("built", "removed"):
         bump_generation(self.redis, alias)  # pages cached without the map (or with the old one) are out of date
     log.info("map of %s %s: %s (%d papers, %.1f s CPU)", conference, year, built.outcome, built.papers,

@@ -23,7 +23,7 @@ from celery import Celery
 from celery.exceptions import TimeoutError as CeleryTimeoutError
 from elasticsearch import Elasticsearch
 
-from services import redis_keys
+from services import redis_keys, task_names
 from services.indexer.corpus import scales as venue_scales
 from services.indexer.maps.build import request_maps
 from services.indexer.paper.normalise import Rejected, identity
@@ -231,7 +231,7 @@ class Ingest:
         if segments is None:
             segments = self._reread(batch)
         batch.sends += 1
-        self.celery.send_task("paperlist.ingest_batch",
+        self.celery.send_task(task_names.INGEST_BATCH,
                               args=[self.run_id, self.alias, batch.batch_id, segments, batch.scales],
                               queue=self.settings.queue)
 
@@ -331,7 +331,7 @@ class Ingest:
 
     def _prune(self) -> int:
         result = self.celery.send_task(
-            "paperlist.prune", args=[self.alias, sorted(self._conference_years), sorted(self._seen)],
+            task_names.PRUNE, args=[self.alias, sorted(self._conference_years), sorted(self._seen)],
             queue=self.settings.queue, compression="zlib")
         outcome = result.get(timeout=3600)
         self.run.note_venue_years((c, int(y)) for c, y in outcome.get("venue_years", ()))
@@ -342,7 +342,7 @@ class Ingest:
         neither queued nor leased after a stall was lost with a killed worker: it is sent again (it writes
         only what changed, so a second run is harmless), at most :data:`MAX_SENDS` times."""
         for _ in range(MAX_SENDS):
-            result = self.celery.send_task("paperlist.names", args=[self.alias, self.run_id], queue=self.settings.queue)
+            result = self.celery.send_task(task_names.NAMES, args=[self.alias, self.run_id], queue=self.settings.queue)
             deadline = time.monotonic() + self.timeout
             while time.monotonic() < deadline:
                 try:

@@ -25,6 +25,7 @@ import numpy as np
 from celery import Celery
 from elasticsearch import Elasticsearch, helpers
 
+from services import task_names
 from services.search.engine import map_store
 from services.search.query.facets import FACETS
 from services.search.records.embedding import EMBEDDING, EMBEDDING_VERSION
@@ -162,4 +163,4 @@ def planned(es: Elasticsearch, alias: str, maps_index: str, min_papers: int,
 def request_maps(celery: Celery, settings: Settings, alias: str,
                  venue_years: list[tuple[str, int]] | None = None, force: bool = False) -> None:
     """Ask the workers for the maps of these venue-years (None: every one, as after a reindex)."""
-    celery.send_task("paperlist.build_maps", args=[alias, venue_years, force], queue=settings.queue)
+    celery.send_task(task_names.BUILD_MAPS, args=[alias, venue_years, force], queue=settings.queue)

@@ -12,6 +12,7 @@ import uuid
 import redis
 from elasticsearch import Elasticsearch
 
+from services import task_names
 from services.indexer.writes.journal import WriteGate, WriteJournal, redis_time
 from services.search.engine import indices
 from services.search.engine.generation import bump_generation
@@ -40,7 +41,7 @@ def request_reindex(client: redis.Redis, celery, settings: Settings, alias: str,
                            f"phase {current.get('phase')}); wait for it or check `paperlist status`")
     try:
         state.reset(run_id, phase="queued", from_sources=from_sources)
-        result = celery.send_task("paperlist.reindex", kwargs={"alias": alias, "run_id": run_id,
+        result = celery.send_task(task_names.REINDEX, kwargs={"alias": alias, "run_id": run_id,
                                                                "from_sources": from_sources},
                                   queue=settings.queue, expires=REQUEST_TTL)
     except BaseException:

@@ -11,6 +11,8 @@ import hmac
 from celery.exceptions import TimeoutError as CeleryTimeout
 from flask import Blueprint, abort, jsonify, request
 
+from services import task_names
+
 from .. import extensions
 from ..errors import error_response
 from ..policy import policy
@@ -48,7 +50,7 @@ def start_reindex():
     settings = extensions.settings()
     try:
         with extensions.redis().guarded():
-            pending = extensions.celery().send_task("paperlist.request_reindex",
+            pending = extensions.celery().send_task(task_names.REQUEST_REINDEX,
                                           kwargs={"alias": settings.index, "from_sources": from_sources},
                                           queue=settings.queue)
             answer = pending.get(timeout=ANSWER_TIMEOUT)
@@ -69,7 +71,7 @@ def reindex_state():
     settings = extensions.settings()
     try:
         with extensions.redis().guarded():
-            pending = extensions.celery().send_task("paperlist.reindex_status", kwargs={"alias": settings.index},
+            pending = extensions.celery().send_task(task_names.REINDEX_STATUS, kwargs={"alias": settings.index},
                                           queue=settings.queue)
             return jsonify(answers.reindex_progress_json(pending.get(timeout=ANSWER_TIMEOUT)))
     except CeleryTimeout:
