@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import click
+from rich.console import Console
+from rich.table import Table
 
-from services.indexer.status import collect_status
+from services.indexer.status import StatusReport, collect_status
 
 from .common import console, friendly, settings
 
@@ -18,4 +20,42 @@ def status(as_json: bool) -> None:
     if as_json:
         click.echo(report.to_json())
         return
-    report.render(console)
+    render(report, console)
+
+
+def render(report: StatusReport, out: Console) -> None:
+    """The report for a person at a terminal: health first, then the venues and what the catalogue lacks."""
+    out.print(f"Elasticsearch: [bold]{report.elasticsearch}[/bold]")
+    out.print(f"alias {report.alias} -> {report.index or '(none)'}  ({report.total:,} papers)")
+    for info in report.indices:
+        mark = "*" if info["aliased"] else " "
+        out.print(f"  {mark} {info['name']}  v{info['schema_version']}  {info['docs']:,} docs")
+    out.print(f"Redis: [bold]{report.redis}[/bold]; queue {report.queue}: "
+                  f"{'?' if report.queue_depth is None else report.queue_depth} waiting")
+    if report.reindex:
+        r = report.reindex
+        out.print(f"reindex {r.get('run_id')}: {r.get('phase')} — {r.get('copied', 0):,}/"
+                      f"{r.get('total', 0):,} copied{'; ' + r['message'] if r.get('message') else ''}")
+    if report.conferences:
+        table = Table("venue", "kind", "papers", box=None)
+        for slug, count in report.conferences:
+            table.add_row(slug, report.kinds.get(slug, ""), f"{count:,}")
+        out.print(table)
+        _render_catalogue(report, out)
+    for problem in report.problems:
+        out.print(f"[yellow]problem:[/yellow] {problem}")
+
+def _render_catalogue(report: StatusReport, out: Console) -> None:
+    known = len(report.conferences)
+    if report.unknown_venues:
+        out.print(f"[yellow]venues not in the catalogue:[/yellow] {', '.join(report.unknown_venues)} "
+                      f"(of {known}; listed with a label made from the slug: add them to "
+                      "services/search/catalogue/venues.toml)")
+    else:
+        out.print(f"catalogue: all {known} venues known")
+    if report.unmapped_statuses:
+        words = ", ".join(f"{venue} {raw!r} ({n:,})" for venue, raw, n in report.unmapped_statuses)
+        out.print(f"[yellow]status words no rule reads:[/yellow] {words} (taken as accepted; map them "
+                      "in venues.toml)")
+    else:
+        out.print(f"status words: all {report.status_words} mapped (venue, status) pairs")

@@ -1,8 +1,9 @@
-"""What ``paperlist status`` reports: each part gathered on its own, so one outage shows as such.
+"""What ``paperlist status`` reports, as data: each part gathered on its own, so one outage shows as such.
 
 Besides health, it reads the index against the catalogue: the venues the catalogue does not
 know (they work, with a label derived from the slug) and the status words no rule reads (taken
-as accepted by default), so an operator sees what a new source needs in ``venues.toml``.
+as accepted by default), so an operator sees what a new source needs in ``venues.toml``. How it is
+drawn in a terminal is the CLI's (:mod:`services.cli.status`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from dataclasses import asdict, dataclass, field
 
 import redis
 from elasticsearch import Elasticsearch
-from rich.console import Console
-from rich.table import Table
 
 from services.search.catalogue import catalogue, venues
 from services.search.engine import indices
@@ -44,42 +43,6 @@ class StatusReport:
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
-
-    def render(self, console: Console) -> None:
-        console.print(f"Elasticsearch: [bold]{self.elasticsearch}[/bold]")
-        console.print(f"alias {self.alias} -> {self.index or '(none)'}  ({self.total:,} papers)")
-        for info in self.indices:
-            mark = "*" if info["aliased"] else " "
-            console.print(f"  {mark} {info['name']}  v{info['schema_version']}  {info['docs']:,} docs")
-        console.print(f"Redis: [bold]{self.redis}[/bold]; queue {self.queue}: "
-                      f"{'?' if self.queue_depth is None else self.queue_depth} waiting")
-        if self.reindex:
-            r = self.reindex
-            console.print(f"reindex {r.get('run_id')}: {r.get('phase')} — {r.get('copied', 0):,}/"
-                          f"{r.get('total', 0):,} copied{'; ' + r['message'] if r.get('message') else ''}")
-        if self.conferences:
-            table = Table("venue", "kind", "papers", box=None)
-            for slug, count in self.conferences:
-                table.add_row(slug, self.kinds.get(slug, ""), f"{count:,}")
-            console.print(table)
-            self._render_catalogue(console)
-        for problem in self.problems:
-            console.print(f"[yellow]problem:[/yellow] {problem}")
-
-    def _render_catalogue(self, console: Console) -> None:
-        known = len(self.conferences)
-        if self.unknown_venues:
-            console.print(f"[yellow]venues not in the catalogue:[/yellow] {', '.join(self.unknown_venues)} "
-                          f"(of {known}; listed with a label made from the slug: add them to "
-                          "services/search/catalogue/venues.toml)")
-        else:
-            console.print(f"catalogue: all {known} venues known")
-        if self.unmapped_statuses:
-            words = ", ".join(f"{venue} {raw!r} ({n:,})" for venue, raw, n in self.unmapped_statuses)
-            console.print(f"[yellow]status words no rule reads:[/yellow] {words} (taken as accepted; map them "
-                          "in venues.toml)")
-        else:
-            console.print(f"status words: all {self.status_words} mapped (venue, status) pairs")
 
 
 def collect_status(settings: Settings) -> StatusReport:
