@@ -111,6 +111,11 @@ class Settings(BaseSettings):
         ``PAPERLIST_MAPS_INDEX`` for the configured alias."""
         return self.maps_index if self.maps_index and alias == self.index else f"{alias}-maps"
 
+    @staticmethod
+    def people_index_of(alias: str) -> str:
+        """Where the people of ``alias`` live (``services.search.engine.people_store``): ``<alias>-people``."""
+        return f"{alias}-people"
+
     @field_validator("embedding_model")
     @classmethod
     def _model_file(cls, value: Path | None) -> Path | None:

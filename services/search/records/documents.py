@@ -16,7 +16,7 @@ from .paper_names import contractions, fold, name_keys
 SUMMARY_FIELDS = ["paper_id", "conference", "conference_name", "year", "title", "authors",
                   "abstract", "topics", "keywords", "track", "status", "status_raw",
                   "award", "links", "citations", "rating_avg", "affiliations", "names", "given_names",
-                  "introduced", "mentions"]
+                  "introduced", "mentions", "author_ids"]
 
 
 def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -> dict[str, Any]:

@@ -125,6 +125,9 @@ class Paper(BaseModel):
     given_names: list[str] = Field(default_factory=list)
     introduced: list[str] = Field(default_factory=list)
     mentions: int | None = None
+    # Who each author is: a person id by author place (the people pass's, services.indexer.corpus.people;
+    # None where it has not decided yet), so two people of one name are two pages. Not the source's.
+    author_ids: list[str | None] = Field(default_factory=list)
 
     @property
     def known_as(self) -> list[str]:
@@ -144,6 +147,15 @@ class Paper(BaseModel):
     @property
     def author_names(self) -> list[str]:
         return [a.name for a in self.authors]
+
+    def person_of(self, place: int) -> str | None:
+        """The person id of the author at ``place``, when the people pass has decided it."""
+        return self.author_ids[place] if place < len(self.author_ids) else None
+
+    @property
+    def people(self) -> list[str]:
+        """The paper's distinct person ids, in author order."""
+        return list(dict.fromkeys(i for i in self.author_ids if i))
 
     @property
     def affiliations_aligned(self) -> bool:

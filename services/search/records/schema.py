@@ -23,8 +23,9 @@ from .embedding import DIMS
 # length norms; 10: the names a paper is known by (names, given_names, name_keys,
 # intro_keys, introduced, mentions; issue 29) in place of name_key, and author names folded for
 # matching (authors_folded); 11: the title's networks as people shorten them (title_contractions:
-# "protonet" of "Prototypical Networks")
-SCHEMA_VERSION = 11
+# "protonet" of "Prototypical Networks"); 12: who each author is (author_ids: a person id by author
+# place, written by the people pass; issue 45)
+SCHEMA_VERSION = 12
 
 # Lucene's "_english_" stop set, spelled out so query building can tell a stopword too.
 ENGLISH_STOPWORDS = frozenset((
@@ -117,6 +118,7 @@ MAPPINGS: dict[str, Any] = {
         # so "scholkopf" and "schölkopf" (folded by the query) find the same papers.
         "authors_folded": {"type": "text", "analyzer": "exact_text", "norms": False},
         "author_keys": {"type": "keyword"},  # name_keys.author_key of each name: /authors/<any case>
+        "author_ids": {"type": "keyword"},  # the person of each author place (null: undecided): person:<id>, the facet
         "affiliations": {"type": "text", "analyzer": "english_text",
                          "fields": {"raw": _facet()}},
         "authors": {"type": "object", "enabled": False},

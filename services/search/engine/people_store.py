@@ -1,0 +1,93 @@
+"""The people index, ``<alias>-people``: where the people pass writes each person and the site reads them.
+
+One document per person id: a :class:`~services.search.records.people.Person` (``kind: person``), or a
+:class:`~services.search.records.people.Successor` (``kind: successor``) for an id that a merge or a
+split retired. Like the maps index it lives beside the alias, so a rebuild's swap leaves it alone: the
+ids are stable across rebuilds (the pass keeps them), so the same documents serve the new index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from elasticsearch import Elasticsearch, NotFoundError, helpers
+
+from services.search.engine.indices import ensure_side_index
+from services.search.records.name_keys import strip_accents
+from services.search.records.people import MAPPINGS, Person, Successor
+
+PERSON, SUCCESSOR = "person", "successor"
+MAX_NAMED = 500  # people of one name block a page lists (the largest block, "Wei Wang", has about 100)
+
+
+def document(entry: Person | Successor) -> dict:
+    if isinstance(entry, Successor):
+        return {**entry.model_dump(), "kind": SUCCESSOR}
+    names = list(dict.fromkeys(n for name in entry.names[:5] for n in (name[:60], strip_accents(name)[:60])))
+    return {**entry.model_dump(), "kind": PERSON,
+            "suggest": {"input": [rotation for name in names for rotation in _rotations(name)],
+                        "weight": min(entry.papers + entry.hidden, 100_000)}}
+
+
+def _rotations(name: str) -> list[str]:
+    """A name typed from any of its words: "Yoshua Bengio", "Bengio Yoshua"."""
+    words = name.split()
+    return [" ".join(words[i:] + words[:i]) for i in range(len(words))] or [name]
+
+
+def parse(source: dict) -> Person | Successor:
+    if source.get("kind") == SUCCESSOR:
+        return Successor.model_validate(source)
+    return Person.model_validate(source)
+
+
+def write(es: Elasticsearch, index: str, entries: Iterable[Person | Successor], gone: Iterable[str] = ()) -> int:
+    """Index ``entries`` (people and successors, by id) and delete the ids in ``gone``; how many actions."""
+    ensure_side_index(es, index, MAPPINGS)
+    actions = [{"_index": index, "_id": e.person_id, "_source": document(e)} for e in entries]
+    actions += [{"_op_type": "delete", "_index": index, "_id": i} for i in gone]
+    if not actions:
+        return 0
+    ok, errors = helpers.bulk(es, actions, chunk_size=2000, raise_on_error=False, refresh="wait_for")
+    failed = [e for e in errors if next(iter(e.values())).get("status") != 404]  # deleting a missing id is fine
+    if failed:
+        raise RuntimeError(f"people index: {len(failed)} writes failed, e.g. {failed[0]}")
+    return len(actions)
+
+
+def load(es: Elasticsearch, index: str, person_id: str) -> Person | Successor | None:
+    try:
+        return parse(es.get(index=index, id=person_id)["_source"])
+    except NotFoundError:
+        return None
+
+
+def many(es: Elasticsearch, index: str, person_ids: Sequence[str]) -> dict[str, Person]:
+    """The people among ``person_ids`` (successors and unknown ids left out)."""
+    if not person_ids:
+        return {}
+    try:
+        docs = es.mget(index=index, ids=list(dict.fromkeys(person_ids)))["docs"]
+    except NotFoundError:
+        return {}
+    return {d["_id"]: p for d in docs if d.get("found") and isinstance(p := parse(d["_source"]), Person)}
+
+
+def named(es: Elasticsearch, index: str, name_key: str) -> list[Person]:
+    """The people of one name block, the most papers first."""
+    try:
+        hits = es.search(index=index, size=MAX_NAMED, query={"bool": {"filter": [
+            {"term": {"name_key": name_key}}, {"term": {"kind": PERSON}}]}},
+            sort=[{"papers": "desc"}, {"person_id": "asc"}])["hits"]["hits"]
+    except NotFoundError:
+        return []
+    return [Person.model_validate(h["_source"]) for h in hits]
+
+
+def stored_ids(es: Elasticsearch, index: str) -> dict[str, str]:
+    """Every id the index holds, with its kind."""
+    try:
+        return {h["_id"]: h["_source"].get("kind", PERSON)
+                for h in helpers.scan(es, index=index, query={"query": {"match_all": {}}, "_source": ["kind"]})}
+    except NotFoundError:
+        return {}
