@@ -20,12 +20,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import urlparse
 
+from services.settings import Settings, load_settings
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from services.settings import Settings, load_settings  # noqa: E402
-
 RESULTS = REPO / "bench" / "results"
+BENCH_DATA = REPO / "bench" / "data"  # the benches' own inputs (kept in git)
 # An uncached request end to end: ``no-cache`` skips the app's result cache, and a cookie makes
 # the edge (nginx proxy_cache) pass it through — without it the edge answers a repeated query
 # within its TTL, and with ``proxy_cache_use_stale updating`` a stale copy long after.

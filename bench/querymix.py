@@ -1,9 +1,12 @@
-"""Queries built from the corpus, shared by the load test and the linear-scan baseline.
+"""The queries the benches send, shared so that benches of every kind time the same words.
 
 Public search traffic is skewed: a few requests are asked over and over, most only once.
-The load test draws from a pool of distinct requests with a Zipf law whose exponent is
-solved so that a given share (80%) of requests come from the 1,000 most popular ones;
-the same text-query generator feeds the linear-scan baseline, so both time the same words.
+The load test draws from a pool of distinct requests built from the corpus with a Zipf law
+whose exponent is solved so that a given share (80%) of requests come from the 1,000 most
+popular ones; the same text-query generator feeds the linear-scan baseline and the cost
+benches, so all time the same words. Beside it: a fixed mix of words and filters (the API's
+latency, the body variants, the rebuild under load), the broad keywords, and the canonical
+parameter order every request path is sent in.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
-from harness import corpus_files
+from bench.harness import corpus_files
+from services.web.http.canonical import canonical_query
 
 # Share of each kind of request among the distinct requests of the pool (data, not code).
 KIND_WEIGHTS: dict[str, float] = {
@@ -33,7 +37,29 @@ TEXT_KINDS = ("title", "fragment", "keyword", "author")
 HTML_SHARE = 0.3        # searches and detail views that ask for the HTML page, not the JSON API
 TOP = 1000              # "the most popular requests" of the issue
 FALLBACK_TOPICS = ("computer-vision", "natural-language-processing", "reinforcement-learning", "robotics")
+# Keywords that match a large share of the corpus (``learning``: 137k of 250k papers).
+BROAD = ("learning", "neural networks", "deep learning", "language models", "reinforcement learning", "model")
 _WORD = re.compile(r"[\w][\w'-]*", re.UNICODE)
+
+# The fixed mix: a word or phrase (with the query language's syntax) and a filter, drawn seeded.
+WORDS = ["learning", "neural", "graph", "robot", "diffusion", "language model", "reinforcement learning",
+         "transformer", "segmentation", "bayesian", "optimization", "3d reconstruction", "\"neural network\"",
+         "grasp*", "author:bengio", "attention -vision", "policy OR planning", "title:adversarial",
+         "causal inference", "object detection", "federated", "kernel methods", "speech recognition"]
+FILTERS = [{}, {}, {"conference": "neurips"}, {"year": "2018-2022"}, {"topic": "computer-vision"},
+           {"conference": ["icra", "iros"]}, {"sort": "newest"}, {"has_code": "true"}]
+
+
+def query_mix(n: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    return [{"q": rng.choice(WORDS), **rng.choice(FILTERS)} for _ in range(n)]
+
+
+def canonical_path(path: str) -> str:
+    """``path`` with its parameters in the canonical order (the one the app's links use)."""
+    base, _, query = path.partition("?")
+    query = canonical_query(parse_qsl(query, keep_blank_values=True))
+    return f"{base}?{query}" if query else base
 
 
 @dataclass(frozen=True, slots=True)

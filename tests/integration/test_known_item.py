@@ -1,4 +1,4 @@
-"""Known-item search on the sample, in CI: the generated classes of bench/known_item.py, lexical and hybrid.
+"""Known-item search on the sample, in CI: the generated classes of bench/relevance/known_item.py, lexical and hybrid.
 
 The full-corpus figures come from the benchmark itself; this small form (50 papers a class,
 fixed seed) keeps a regression from reaching main. Thresholds are the issue's targets.
@@ -6,14 +6,9 @@ fixed seed) keeps a regression from reaching main. Thresholds are the issue's ta
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-
-from known_item import evaluate, visible_papers  # noqa: E402
+from bench.relevance.known_item import evaluate, visible_papers
 
 pytestmark = pytest.mark.integration
 

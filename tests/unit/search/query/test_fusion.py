@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench.relevance.fusion_lists import FusionLists  # the benchmarks' reads: other weights, the lists apart
 from services.search.query.fusion import DEPTH, RANK_CONSTANT, SIMILAR, Weights, fuse
 from services.search.query.request import SearchRequest
 from services.search.service import PaperSearch
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
-from fusion_lists import FusionLists  # noqa: E402  (the benchmarks' reads: other weights, the lists apart)
 
 
 def ids(fused):
