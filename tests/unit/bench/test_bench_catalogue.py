@@ -1,25 +1,57 @@
-"""The benchmarks are findable: every script in bench/ has its line in the README's table, and the
-docs cite commands to run, not result files (bench/results/ is kept out of git)."""
+"""The benchmarks are findable: every bench of the package has its row in bench/README.md's catalogue and
+every row names a bench that runs, every other module is named there too, a bench imports only its own
+kind and the shared modules, and the docs cite commands to run, not result files (bench/results/ is
+kept out of git)."""
 
+import ast
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-DOCS = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+BENCH = ROOT / "bench"
+CATALOGUE = BENCH / "README.md"
+DOCS = [ROOT / "README.md", CATALOGUE, *(ROOT / "docs").glob("*.md")]
+SHARED = {"bench", "bench.harness", "bench.querymix"}
 
 
-def _scripts() -> set[str]:
-    return {p.relative_to(ROOT / "bench").as_posix() for p in (ROOT / "bench").glob("*/*.py")
-            if 'if __name__ == "__main__"' in p.read_text()}
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
 
 
-def test_every_bench_script_has_a_line_in_the_readme_table():
-    readme = (ROOT / "README.md").read_text()
-    described = set(re.findall(r"^\| `bench/(\w+/\w+\.py)` \|", readme, flags=re.MULTILINE))
-    scripts = _scripts()
-    assert scripts, "no bench scripts found"
-    assert sorted(scripts - described) == []
-    assert sorted(described - scripts) == []
+def _kind_modules() -> list[Path]:
+    return [p for p in BENCH.glob("*/*.py") if p.name != "__init__.py"]
+
+
+def _benches() -> set[str]:
+    return {_module(p) for p in _kind_modules() if 'if __name__ == "__main__"' in p.read_text()}
+
+
+def test_every_bench_has_a_row_in_the_catalogue_and_every_row_runs():
+    listed = set(re.findall(r"^\| `(bench\.\w+\.\w+)` \|", CATALOGUE.read_text(), flags=re.MULTILINE))
+    benches = _benches()
+    assert benches, "no benches found"
+    assert sorted(benches - listed) == []
+    assert sorted(listed - benches) == []
+
+
+def test_every_other_module_of_the_package_is_named_in_the_catalogue():
+    text = CATALOGUE.read_text()
+    helpers = {p.relative_to(BENCH).as_posix() for p in [*BENCH.glob("*.py"), *_kind_modules()]
+               if p.name != "__init__.py" and _module(p) not in _benches()}
+    assert helpers, "no shared modules found"
+    assert sorted(h for h in helpers if f"`{h}`" not in text) == []
+
+
+def test_a_bench_imports_only_its_own_kind_and_the_shared_modules():
+    strays = []
+    for path in _kind_modules():
+        kind = f"bench.{path.parent.name}"
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            strays += [(path.name, n) for n in names
+                       if n.split(".")[0] == "bench" and n not in SHARED and not n.startswith(f"{kind}.") and n != kind]
+    assert strays == []
 
 
 def test_the_docs_cite_no_result_file_that_git_ignores():
