@@ -51,8 +51,8 @@ def wrk_result(stdout: str, stderr: str, what: str = "") -> dict:
     return json.loads(line[len(WRK_JSON):])
 
 
-# Lua for the wrk scripts of bench/load.py and bench/reindex.py: threads numbered (``id``) and kept for
-# done(), and a request file read as one path a line.
+# Lua for the wrk scripts of bench/capacity/load.py and bench/pipeline/reindex.py: threads numbered (``id``) and
+# kept for done(), and a request file read as one path a line.
 WRK_LUA_THREADS = r"""local threads = {}
 local counter = 0
 function setup(thread)
@@ -66,7 +66,8 @@ local function read_paths(file)
   return lines
 end
 """
-# Lua for wrk's done() of bench/edge.py and bench/load.py: sum the threads' counters, print them as JSON.
+# Lua for wrk's done() of bench/capacity/edge.py and bench/capacity/load.py: sum the threads' counters, print them
+# as JSON.
 WRK_LUA_HELPERS = r"""local function merge(into, from) for k, v in pairs(from or {}) do into[k] = (into[k] or 0) + v end end
 local function obj(t)
   local parts = {}

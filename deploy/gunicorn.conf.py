@@ -6,7 +6,7 @@ Values come from :class:`services.settings.Settings` (the environment), so one f
 serves both; see README "Configuration".
 
 Worker class: gthread, 8 threads per worker (``PAPERLIST_WEB_THREADS``), chosen with
-``bench/load.py`` (Zipf mix, 32 users, 30 s runs, full corpus, 2 workers on 2 cores):
+``bench/capacity/load.py`` (Zipf mix, 32 users, 30 s runs, full corpus, 2 workers on 2 cores):
 
     model              req/s (runs)        p50 ms       p99 ms        errors
     gthread, 4 thr     71, 75              420, 340     1700, 1700    4, 0

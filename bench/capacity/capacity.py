@@ -1,26 +1,26 @@
 """The knee of the box under an open-loop crowd: the Zipf mix at rising constant rates (issue 34).
 
-A closed loop of clients (``bench/load.py``'s 32 wrk connections) slows down with the box and
+A closed loop of clients (``bench/capacity/load.py``'s 32 wrk connections) slows down with the box and
 so hides its tail (coordinated omission). Here a generator sends on schedule whatever the
 answers do: ``vegeta`` (a Go module, ``go install github.com/tsenart/vegeta/v12@v12.13.0``)
 spawns a worker whenever every other is waiting, so request *n* of a step leaves at its
 intended time ``t0 + n / rate``; the latency counted is from that intended time (vegeta's own
 latency plus any lateness of the send), through the front (nginx, its edge cache, gunicorn).
 
-The mix is bench/load.py's (bench/querymix.py: titles, fragments, keywords, authors, facet
+The mix is bench/capacity/load.py's (bench/querymix.py: titles, fragments, keywords, authors, facet
 clicks, paging, autocomplete, detail pages; about 80% of requests from the 1,000 most
 popular), in the canonical parameter order, anonymous and gzip as a crowd arrives. After a
 warm-up, each step sends its own stretch of the drawn sequence at one rate for ``--seconds``
 (≤ 15); per step: the achieved rate, p50/p99/max, errors (any status but 2xx/3xx, and
 requests never answered), the 503/429 share (shed), the stale share (``X-Cache: stale``:
 Redis's copy when Elasticsearch had no time), the edge hit ratio (``X-Cache-Edge``) and the
-app's (``/metrics``, as bench/load.py reads it). The rates rise until ``--past`` steps after
+app's (``/metrics``, as bench/capacity/load.py reads it). The rates rise until ``--past`` steps after
 the first that misses the knee's terms.
 
 The **knee** is the highest rate with p99 ≤ 1 s and 0 errors; it is compared with the rate
 at which nginx serves a static file of the mix's mean answer size (wrk, closed loop, the
 same run). Then one step at 80% of the knee (target: p99 ≤ 10× the unloaded miss p50,
-measured first, every cache bypassed, as bench/load.py does) and one at 150% (target:
+measured first, every cache bypassed, as bench/capacity/load.py does) and one at 150% (target:
 nothing slower than the search budget + 0.5 s, every request answered). Each run starts with
 empty caches (``--warm`` keeps them), so that two runs measure the same thing. The curve is drawn
 with matplotlib into docs/capacity.png; results go to bench/results/capacity-*.json.
@@ -29,7 +29,7 @@ The machine has 2 shared cores: vegeta, nginx, gunicorn and Elasticsearch share 
 whatever else runs), so the figures are noisy; run once, on a quiet box when you can.
 Loopback targets only; every step is bounded by ``--seconds`` and vegeta's ``--timeout``.
 
-    python3 bench/capacity.py [--url http://127.0.0.1:8135] [--rates 25,50,100,...] [--seconds 10]
+    python3 -m bench.capacity.capacity [--url http://127.0.0.1:8135] [--rates 25,50,100,...] [--seconds 10]
 """
 
 from __future__ import annotations
@@ -240,7 +240,8 @@ def static_rate(web: str, paths: list[str], scratch: Path) -> dict:
 def markdown(result: dict) -> str:
     """The run as docs/capacity.md shows it: when and where, the steps, the knee and its checks."""
     static, checks, unloaded = result["static"], result["checks"], result["unloaded_miss"]
-    lines = [f"Run of {result['when']} by `bench/capacity.py`, index `{result['index']}`, front {result['url']}; "
+    lines = [f"Run of {result['when']} by `bench/capacity/capacity.py`, index `{result['index']}`, "
+             f"front {result['url']}; "
              f"other work took **{result['other_cores']:.2f} of the 2 cores** while nothing was sent"
              + (f"; unloaded miss p50 {unloaded['p50_ms']:.0f} ms, p99 {unloaded['p99_ms']:.0f} ms" if unloaded else "")
              + ".", "",

@@ -1,8 +1,8 @@
 """The capacity model on paper, from the measured cost table: what 100, 1,000 and 10,000 req/s need (issue 34).
 
 Inputs, all measured on this machine and read from bench/results/: the CPU per request of
-each kind (bench/request_cost.py: Elasticsearch, gunicorn, nginx) and the run of
-bench/capacity.py (the knee, the hit ratios reached, the machine's other work). The model:
+each kind (bench/capacity/request_cost.py: Elasticsearch, gunicorn, nginx) and the run of
+bench/capacity/capacity.py (the knee, the hit ratios reached, the machine's other work). The model:
 
 * the mix's kinds in bench/querymix.py's shares; a miss costs their weighted mean, an app hit
   (Redis) its own row, an edge hit nginx's CPU only;
@@ -24,7 +24,7 @@ The check: the model's knee for this box, ``--box-utilisation`` × (2 cores less
 measured while idle) over the CPU a request of the mix costs here, generator included, at the
 hit ratios the capacity run reached, against the knee that run measured.
 
-    python3 bench/capacity_model.py [--cost FILE] [--capacity FILE] [--write-doc]
+    python3 -m bench.capacity.capacity_model [--cost FILE] [--capacity FILE] [--write-doc]
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ START, END = "<!-- model:start -->", "<!-- model:end -->"
 def latest(prefix: str) -> Path:
     found = sorted(RESULTS.glob(f"{prefix}-*.json"))
     if not found:
-        raise SystemExit(f"error: no {prefix}-*.json in {RESULTS}: run bench/{prefix.replace('-', '_')}.py first")
+        raise SystemExit(f"error: no {prefix}-*.json in {RESULTS}: "
+                         f"run python -m bench.capacity.{prefix.replace('-', '_')} first")
     return found[-1]
 
 
@@ -59,7 +60,8 @@ def per_request(cost: dict, es_figure: str = "es_ms") -> dict[str, float]:
     rows = {kind: {**row, "es_ms": row.get(es_figure, row["es_ms"])} for kind, row in cost["rows"].items()}
     missing = [row for row in [*MIX_ROWS.values(), "app hit", "edge hit"] if row not in rows]
     if missing:
-        raise SystemExit(f"error: the cost run lacks {missing}: run bench/request_cost.py without --only")
+        raise SystemExit(f"error: the cost run lacks {missing}: "
+                         "run python -m bench.capacity.request_cost without --only")
     total = sum(KIND_WEIGHTS.values())
     miss = {part: sum(KIND_WEIGHTS[k] * rows[row][f"{part}_ms"] for k, row in MIX_ROWS.items()) / total
             for part in ("es", "web", "nginx")}
@@ -118,7 +120,8 @@ def plan(args, c: dict, capacity: dict) -> tuple[list[str], dict]:
     knee = capacity.get("knee_rps")
     near = [s for s in capacity["steps"] if s["label"] == "step" and "cpu_ms_per_request" in s]
     if not near:
-        raise SystemExit("error: the capacity run has no step with CPU figures: run bench/capacity.py again")
+        raise SystemExit("error: the capacity run has no step with CPU figures: "
+                         "run python -m bench.capacity.capacity again")
     ref = min(near, key=lambda s: abs(s["rate"] - (knee or 0)))
     h_e, h_a = ref["edge_hit_ratio"], ref.get("app_hit_ratio") or 0.0
     cores = sum(demand(1.0, h_e, h_a, c).values()) + ref["cpu_ms_per_request"].get("generator", 0.0) / 1000
@@ -134,8 +137,8 @@ def plan(args, c: dict, capacity: dict) -> tuple[list[str], dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cost", type=Path, help="a bench/request_cost.py result (default: the latest)")
-    parser.add_argument("--capacity", type=Path, help="a bench/capacity.py result (default: the latest)")
+    parser.add_argument("--cost", type=Path, help="a bench/capacity/request_cost.py result (default: the latest)")
+    parser.add_argument("--capacity", type=Path, help="a bench/capacity/capacity.py result (default: the latest)")
     parser.add_argument("--node-cores", type=int, default=8, help="cores of a data node and of a web host")
     parser.add_argument("--utilisation", type=float, default=0.6, help="planned busy share of a core in production")
     parser.add_argument("--box-cores", type=float, default=2.0)
@@ -150,7 +153,7 @@ def main() -> None:
     parser.add_argument("--es-figure", choices=("es_ms", "es_search_ms"), default="es_ms",
                         help="Elasticsearch's cost: CPU less background, or its search phases' time")
     parser.add_argument("--es-ms", type=float, default=None,
-                        help="Elasticsearch's ms per miss measured elsewhere (a quiet bench/miss_cost.py run): "
+                        help="Elasticsearch's ms per miss measured elsewhere (a quiet bench/cost/miss_cost.py run): "
                              "instead of the cost table's, when other work kept Elasticsearch busy")
     parser.add_argument("--write-doc", action="store_true", help=f"replace the model's section in {DOC.name}")
     args = parser.parse_args()
@@ -163,7 +166,8 @@ def main() -> None:
     lines, check = plan(args, c, json.loads(capacity_path.read_text()))
     es_source = ("given with --es-ms" if args.es_ms is not None
                  else "CPU less its background" if args.es_figure == "es_ms" else "its search phases")
-    assumptions = (f"From `{cost_path.name}` and `{capacity_path.name}` (`bench/capacity_model.py`): a miss of the mix "
+    assumptions = (f"From `{cost_path.name}` and `{capacity_path.name}` (`bench/capacity/capacity_model.py`): "
+                   "a miss of the mix "
                    f"costs {c['miss_es']:.1f} ms of Elasticsearch ({es_source}) and {c['miss_web']:.1f} ms of gunicorn, an app "
                    f"hit {c['app_web']:.1f} ms of gunicorn, an edge hit {c['edge_nginx']:.3f} ms of nginx; "
                    f"{args.node_cores}-core nodes planned at {100 * args.utilisation:.0f}% busy, one spare of each; "

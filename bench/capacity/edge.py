@@ -19,7 +19,7 @@ duration (``-d``); the report gives req/s, p50, p99, the status mix and the
 at least 0.5). ``wrk`` is a C load generator: a Python one would spend the cores it
 measures. The client is 127.0.0.1, exempt from rate limits (PAPERLIST_RATE_LIMIT_EXEMPT).
 
-    python3 bench/edge.py [--url http://127.0.0.1:8117] [--duration 5] [--connections 32]
+    python3 -m bench.capacity.edge [--url http://127.0.0.1:8117] [--duration 5] [--connections 32]
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ never 503.
 The client is 127.0.0.1, exempt from rate limits (PAPERLIST_RATE_LIMIT_EXEMPT). Loopback
 targets only. Results go to bench/results/load-*.json.
 
-    python3 bench/load.py [--url http://127.0.0.1:8000] [--duration 10] [--rounds 2]
+    python3 -m bench.capacity.load [--url http://127.0.0.1:8000] [--duration 10] [--rounds 2]
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ first with A idle (the same-run baseline), then during the flood; A's answers ar
 live index (``PAPERLIST_INDEX``) with its real Redis-backed limiter; the client address
 comes from ``X-Forwarded-For`` as nginx sets it. Every loop is bounded in count and time.
 
-    python bench/rate_limit.py [--searches 100] [--flooders 4] [--limit 600/minute] [--rate 50]
+    python -m bench.capacity.rate_limit [--searches 100] [--flooders 4] [--limit 600/minute] [--rate 50]
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ Other work on the machine (tests, a reindex) also spends Elasticsearch's CPU: it
 (``max_requests``) is counted through its master, which reaped it; the row says so. Noisy on 2 shared cores;
 run once, compare kinds within a run.
 
-    python3 bench/request_cost.py [--url http://127.0.0.1:8135] [--seconds 6] [--write-doc]
+    python3 -m bench.capacity.request_cost [--url http://127.0.0.1:8135] [--seconds 6] [--write-doc]
 """
 
 from __future__ import annotations
@@ -266,7 +266,8 @@ def main() -> None:
               f"statuses {r['statuses']}  edge {r['edge']}  app {r['app']}", flush=True)
     markdown = table(rows)
     load = os.getloadavg()
-    note = (f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `bench/request_cost.py` against "
+    note = (f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} "
+            "by `bench/capacity/request_cost.py` against "
             f"index `{index}`: wrk -t1 -c{args.connections}, {args.seconds} s per kind, one run; "
             f"Elasticsearch's background {1000 * es_background:.0f} ms CPU/s taken off (net); load average "
             f"{load[0]:.1f} after the run (2 shared cores).")

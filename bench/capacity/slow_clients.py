@@ -7,7 +7,7 @@ no connection held (the same-run baseline), then with ``--held`` connections ope
 report gives p50 and max of both, and how many held connections were still open at the
 end (the test is void if the front dropped them). Loopback targets only.
 
-    python bench/slow_clients.py [--url http://127.0.0.1:8000] [--held 200] [--probes 20]
+    python -m bench.capacity.slow_clients [--url http://127.0.0.1:8000] [--held 200] [--probes 20]
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ review scores against papers shown with them. The source side is counted from th
 records, independently of the normaliser (only the paper id is computed as ingest does,
 so repeated ids count once).
 
-    PYTHONPATH=.:bench python3 bench/coverage.py --alias papers             # before
-    PYTHONPATH=.:bench python3 bench/coverage.py --alias w18-full           # after
-    PYTHONPATH=.:bench python3 bench/coverage.py --alias papers --alias w18-full  # side by side
+    python3 -m bench.corpus.coverage --alias papers             # before
+    python3 -m bench.corpus.coverage --alias w18-full           # after
+    python3 -m bench.corpus.coverage --alias papers --alias w18-full  # side by side
 
 Totals at the end: affiliations shown / papers whose source has any (all years, and the
 conference-years below 95 %), review scores shown (papers stored with any criterion scored) / papers with scores in the source.

@@ -1,7 +1,7 @@
 """Before/after figures of name and vocabulary cleaning over a corpus (issue 11).
 
-    python3 bench/names_report.py [--corpus DIR] [--top 200] [--write-display]
-    python3 bench/names_report.py --normalised [--code CHECKOUT]
+    python3 -m bench.corpus.names_report [--corpus DIR] [--top 200] [--write-display]
+    python3 -m bench.corpus.names_report --normalised [--code CHECKOUT]
 
 Reports author names that end in a footnote mark, duplicate groups among the top
 affiliations, distinct keywords and how many co-author names collapse. With

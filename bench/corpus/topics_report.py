@@ -7,7 +7,7 @@ records with title and abstract ONLY (no keywords, no primary area, no venue) an
 count how often it finds the labelled topic. Broad labels ("Machine Learning",
 "Multidisciplinary Topics and Applications") are deliberately left unmapped.
 
-Usage: python bench/topics_report.py [--corpus DIR] [--limit N] [--show SLUG] [--misses SLUG]
+Usage: python -m bench.corpus.topics_report [--corpus DIR] [--limit N] [--show SLUG] [--misses SLUG]
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Ingests the whole corpus into a fresh alias through a real Celery worker and che
 * with ``--kill N``: the worker is SIGKILLed N times during the first run and restarted,
   and the final id set is still exactly the expected one.
 
-    python bench/verify_corpus.py [--kill 3] [--keep]
+    python -m bench.corpus.verify_corpus [--kill 3] [--keep]
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ repeats one query without that header, for the result cache.
 
 Autocomplete (``/api/v1/suggest``, called on keystrokes) is timed on 2–8 character prefixes.
 
-    python bench/search.py [--url http://127.0.0.1:8000] [--requests 400] [--threads 4] [--seconds 10]
-    python bench/search.py --cached
+    python -m bench.cost.api_latency [--url http://127.0.0.1:8000] [--requests 400] [--threads 4] [--seconds 10]
+    python -m bench.cost.api_latency --cached
 """
 
 from __future__ import annotations

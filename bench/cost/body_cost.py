@@ -3,17 +3,18 @@
 A ranking change adds clauses (names, factors); its price is Elasticsearch's time for the body
 it builds, measured against the body the previous code builds for the same query, each on the
 index its code built (a schema change means two indices). So each checkout dumps its bodies
-(``dump``, run with that checkout on ``PYTHONPATH``), and ``compare`` sends the two dumps
-alternately, query by query in a shuffled order per round, with ``request_cache=false``, and
-reports Elasticsearch's ``took`` and the wall time of each, with their ratio.
+(``dump``, run with that checkout first on ``PYTHONPATH`` and ``-P``, which keeps the current
+directory and its ``services`` from coming before it; ``:.`` still finds this package), and
+``compare`` sends the two dumps alternately, query by query in a shuffled order per round, with
+``request_cache=false``, and reports Elasticsearch's ``took`` and the wall time of each, with their ratio.
 
 The queries: the load mix's text queries from the corpus (titles, fragments, keywords, authors;
 ``bench/querymix.py``) and the named-paper queries (``bench/data/named_papers.toml``), lexical,
 with the API's default facets, as :func:`services.search.query.semantic.build_ranked` builds them.
 
-    PYTHONPATH=<old checkout> python bench/body_cost.py dump --out old.jsonl
-    PYTHONPATH=<new checkout> python bench/body_cost.py dump --out new.jsonl
-    python bench/body_cost.py compare old.jsonl:<old index> new.jsonl:<new index> [--rounds 3]
+    PYTHONPATH=<old checkout>:. python -P -m bench.cost.body_cost dump --out old.jsonl
+    PYTHONPATH=<new checkout>:. python -P -m bench.cost.body_cost dump --out new.jsonl
+    python -m bench.cost.body_cost compare old.jsonl:<old index> new.jsonl:<new index> [--rounds 3]
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Raw Elasticsearch time of search-body variants, interleaved so machine load cancels out.
 
-Each query of the ``bench/search.py`` mix is sent as every variant, in a shuffled order per
-query and round, with ``request_cache=false``; medians per variant are printed. Variants:
+Each query of the fixed mix (``bench/querymix.py``'s ``query_mix``) is sent as every variant,
+in a shuffled order per query and round, with ``request_cache=false``; medians per variant are printed. Variants:
 ``old_full`` (every facet counted, phrase suggester inline — the body before issue 9),
 ``new_default`` (what ``build_search`` sends now), ``new_no_highlight`` (the highlight's share).
 
-    python bench/body_variants.py [--index papers] [--queries 12] [--rounds 3]
+    python -m bench.cost.body_variants [--index papers] [--queries 12] [--rounds 3]
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Reported: the broad miss p50 over the narrow miss p50 (the issue's target: at mo
 the floor: the broad query alone over the narrow whole body; and what the sample saves (the body
 with every facet counted exactly, as before issue 34).
 
-    python3 bench/broad_cost.py [--url http://127.0.0.1:8000] [--rounds 15]
+    python3 -m bench.cost.broad_cost [--url http://127.0.0.1:8000] [--rounds 15]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The floor of a Python web tier for a search: a WSGI app that only passes the search on.
 
-``bench/miss_cost.py --proxy-url`` asks it the same queries as the API: it reads ``q``, builds
+``python -m bench.cost.miss_cost --proxy-url`` asks it the same queries as the API: it reads ``q``, builds
 the body the service sends (:func:`services.search.query.semantic.build_ranked`, as the
 ``es_full`` variant does), posts it to Elasticsearch and answers Elasticsearch's bytes as they
 came (gzip passed on). No cache, no shaping, no hooks. Served by gunicorn with the app's own

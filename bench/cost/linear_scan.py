@@ -6,7 +6,7 @@ whitespace and lowercased, and a record matches when every word is a substring o
 text (an AND of the words). Each query of a fixed set — the load test's text-query
 generator (bench/querymix.py): exact titles, title fragments, keywords, author names —
 is timed on the scan, on ``GET /api/v1/search`` (uncached: result cache and edge bypassed)
-and on raw Elasticsearch's query alone for the same request (as bench/miss_cost.py builds
+and on raw Elasticsearch's query alone for the same request (as bench/cost/miss_cost.py builds
 it: :func:`services.search.query.semantic.build_ranked`'s body minus aggregations, highlight and
 suggest, ``request_cache=false``, posted straight to ES_URL), in a random order per query.
 scan/ES is the ceiling any app over Elasticsearch could reach beside scan/API.
@@ -16,7 +16,7 @@ share of queries where the API's total is at least the scan's count. The API is 
 for every status by default, so both search the same records (``--visible-only`` asks it
 as a visitor does, rejected and withdrawn papers hidden).
 
-    python bench/linear_scan.py [--url http://127.0.0.1:8000] [--queries 200] [--corpus DIR] [--es URL]
+    python -m bench.cost.linear_scan [--url http://127.0.0.1:8000] [--queries 200] [--corpus DIR] [--es URL]
 """
 
 from __future__ import annotations

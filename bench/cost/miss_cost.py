@@ -19,7 +19,7 @@ Every raw request carries ``request_cache=false``. The API's surplus over ``es_f
 what the service adds: Python, serialisation, and any second request (the correction /
 "still typing" counts under ``SUGGEST_BELOW`` hits), counted per query from the answer.
 
-    python bench/miss_cost.py [--url http://127.0.0.1:8033] [--queries 100] [--corpus DIR] [--baseline-url URL]
+    python -m bench.cost.miss_cost [--url http://127.0.0.1:8033] [--queries 100] [--corpus DIR] [--baseline-url URL]
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def main() -> None:
     parser.add_argument("--baseline-url", default=None,
                         help="another server on the same index, asked the same queries interleaved (api_baseline)")
     parser.add_argument("--proxy-url", default=None,
-                        help="bench/es_proxy.py under gunicorn: the same search passed through a bare Python worker "
+                        help="bench/cost/es_proxy.py under gunicorn: the same search passed through a bare Python "
+                             "worker "
                              "(proxy), the floor of any web tier's surplus")
     parser.add_argument("--label", default="", help="a word for the result file (the variant under test)")
     args = checked_text_query_arguments(parser)

@@ -18,8 +18,8 @@ Two parts:
   cost of a page whose results are a Redis hit but whose whole answer is not kept (another page
   of a kept search: its trends section is a kept fragment), and with the trends rendered too.
 
-    python3 bench/render_cost.py --start --index w17r-sample     # its own gunicorn on 127.0.0.1:8119
-    python3 bench/render_cost.py --url http://127.0.0.1:8119 --in-process
+    python3 -m bench.cost.render_cost --start --index w17r-sample     # its own gunicorn on 127.0.0.1:8119
+    python3 -m bench.cost.render_cost --url http://127.0.0.1:8119 --in-process
 
 Writes bench/results/render_cost-<time>.json.
 """

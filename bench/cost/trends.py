@@ -6,7 +6,7 @@ network) with the chart and with the chart switched off, and the stats body is s
 Elasticsearch beside the search body to read both ``took`` values. Medians and p90s are
 printed (and saved with ``--out``).
 
-    python bench/trends.py --index papers [--queries 60] [--out run/trends.json]
+    python -m bench.cost.trends --index papers [--queries 60] [--out run/trends.json]
 """
 
 from __future__ import annotations

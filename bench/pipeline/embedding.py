@@ -7,7 +7,7 @@
   (brute force, self excluded) with the same area. Compared with TF-IDF cosine (a
   stand-in for more_like_this; needs scikit-learn, the bench extra).
 
-    python bench/embedding.py [--corpus DIR] [--artifact MODEL.npz] [--queries 3000]
+    python -m bench.pipeline.embedding [--corpus DIR] [--artifact MODEL.npz] [--queries 3000]
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ Celery, normalisation and bulk indexing in the workers, until every batch is don
 alternate (serial, parallel, pipeline, …) so drift hits all; medians and both ratios
 are reported.
 
-    python bench/ingest.py                  # whole corpus, 1 round
-    python bench/ingest.py --step 4 --rounds 3
+    python -m bench.pipeline.ingest                  # whole corpus, 1 round
+    python -m bench.pipeline.ingest --step 4 --rounds 3
 """
 
 from __future__ import annotations
@@ -120,7 +120,8 @@ def main() -> None:
                         help="pickle of the baseline documents: made if missing, read if present")
     parser.add_argument("--prepare-only", action="store_true", help="only write --docs-cache")
     parser.add_argument("--keep-alias", default=None,
-                        help="the (last) pipeline run writes this alias and keeps it, e.g. for bench/reindex.py")
+                        help="the (last) pipeline run writes this alias and keeps it, "
+                             "e.g. for bench/pipeline/reindex.py")
     parser.add_argument("--no-serial", action="store_true", help="skip the one-stream baseline")
     parser.add_argument("--prefix", default="bench-ingest-", help="benchmark index names start so")
     parser.add_argument("--concurrency", type=int, default=None, help="worker processes (default: settings)")

@@ -21,11 +21,11 @@ of openTSNE, UMAP, PaCMAP, and PCA), one core each: CPU seconds, the share of ea
 neighbours in 256-d kept among its 10 nearest on the map, and how often those 2-D neighbours share
 its primary area.
 
-    python bench/maps.py build --alias full --maps-index full-maps-test-me
-    python bench/maps.py build --alias full --maps-index full-maps-test-me --venue icml:2026
-    python bench/maps.py coherence --alias full --maps-index full-maps-test-me
-    python bench/maps.py storage --maps-index full-maps-test-me
-    python bench/maps.py projections --alias full --venue icml:2026
+    python -m bench.pipeline.maps build --alias full --maps-index full-maps-test-me
+    python -m bench.pipeline.maps build --alias full --maps-index full-maps-test-me --venue icml:2026
+    python -m bench.pipeline.maps coherence --alias full --maps-index full-maps-test-me
+    python -m bench.pipeline.maps storage --maps-index full-maps-test-me
+    python -m bench.pipeline.maps projections --alias full --venue icml:2026
 """
 
 from __future__ import annotations

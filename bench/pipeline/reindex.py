@@ -1,7 +1,7 @@
 """A full rebuild of the live index under search load: its duration, and latency before vs during.
 
 The load is Debian's ``wrk`` (a C load generator: the Python threads this bench used
-before spent the cores they measured) walking the search mix of bench/search.py
+before spent the cores they measured) walking the fixed search mix of bench/querymix.py
 (``query_mix``) through the JSON API, at a **bounded offered rate**: ``--rate`` searches/s
 in all (a crowd, paced by wrk's Lua ``delay()``, each thread keeping its own schedule;
 a slot missed because every connection is busy is dropped, not made up in a burst), or,
@@ -24,7 +24,7 @@ the same query's before the rebuild; the rebuild's own clock (serving, merge); h
 the load was: wrk's CPU seconds, the machine's busy CPU share per period (/proc/stat) and
 its load average.
 
-    python3 bench/reindex.py [--url http://127.0.0.1:8000] [--baseline 30] [--rate 50] [--connections 8]
+    python3 -m bench.pipeline.reindex [--url http://127.0.0.1:8000] [--baseline 30] [--rate 50] [--connections 8]
 """
 
 from __future__ import annotations

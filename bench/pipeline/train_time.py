@@ -11,12 +11,12 @@ curated ``primary_area`` (the only labelled ones: the corpus has no NeurIPS area
 share of each of ``--queries`` seeded papers' 10 nearest by cosine (brute force within the
 labelled set, self excluded) in the same area, for the joined vector and for each half. The
 model's area metric is fitted on the dev half of these labels (``held_out``): this figure mixes
-papers whose labels trained it with held-out ones — ``bench/similar_quality.py``'s test split
+papers whose labels trained it with held-out ones — ``bench/relevance/similar_quality.py``'s test split
 is the held-out figure.
 
-    python bench/train_time.py [--corpus DIR] [--out MODEL.npz] [--epochs N --max-tokens N ...]
-    python bench/train_time.py --corpus data/sample --labelled ../shared/data/paperlists
-    python bench/train_time.py --model services/search/records/models/paper-corpus-v1.npz   # quality only
+    python -m bench.pipeline.train_time [--corpus DIR] [--out MODEL.npz] [--epochs N --max-tokens N ...]
+    python -m bench.pipeline.train_time --corpus data/sample --labelled ../shared/data/paperlists
+    python -m bench.pipeline.train_time --model services/search/records/models/paper-corpus-v1.npz   # quality only
 """
 
 from __future__ import annotations

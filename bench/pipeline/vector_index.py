@@ -7,7 +7,7 @@ same way (bulk time to a refreshed index, no force-merge: as an ingest leaves it
 the service's num_candidates) in each, against an exact numpy cosine over the same vectors
 (the truth for recall@10; the core node has no painless for ``script_score``).
 
-    python bench/vector_index.py --source w21-full --queries 200
+    python -m bench.pipeline.vector_index --source w21-full --queries 200
 """
 
 from __future__ import annotations

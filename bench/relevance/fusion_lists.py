@@ -4,7 +4,7 @@
 (``services/search/query/similar.py``, weights in ``query/fusion.py``). Choosing the weights and
 the method needs the two lists apart, and the same reads under other weights; the product
 needs neither, so they live here: :class:`FusionLists` is :class:`PaperSearch` plus those reads
-(``bench/similar_quality.py`` scores every fusion on them; ``tests/unit/search/query/test_fusion.py``).
+(``bench/relevance/similar_quality.py`` scores every fusion on them; ``tests/unit/search/query/test_fusion.py``).
 """
 
 from __future__ import annotations

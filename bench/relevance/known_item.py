@@ -1,15 +1,15 @@
 """Known-item search: the paper a person means must come first, however they type it.
 
 For random visible papers (seeded, so runs compare) it makes one query per class of
-:mod:`known_cases` — the exact title, the name before a colon, the first 3-5 words, the
+:mod:`bench.relevance.known_cases` — the exact title, the name before a colon, the first 3-5 words, the
 title's three rarest words plus an author's surname, the title with one typo, the first
-words cut mid-word — and, from :mod:`nicknames`, the names other abstracts cite papers by
+words cut mid-word — and, from :mod:`bench.relevance.nicknames`, the names other abstracts cite papers by
 ("CycleGAN (Zhu et al., 2017)": ``cyclegan``, ``cyclegan zhu``), and sends each through the JSON API (the real Flask app and query
 builder, result cache off) exactly as typed. It reports, per class and ranking mode, MRR
 over the top 10, success@1 and success@3, how many papers a class skipped because its
 query could not tell them apart, and a few misses to look at.
 
-    python bench/known_item.py [--index papers] [--n 300] [--seed 7] [--mode lexical --mode hybrid]
+    python -m bench.relevance.known_item [--index papers] [--n 300] [--seed 7] [--mode lexical --mode hybrid]
                                [--class name --class typo] [--from acl:2026 --from cvpr]
 """
 
@@ -55,7 +55,7 @@ def evaluate(client, docs: Sequence[dict], *, classes: Sequence[str] = TITLE_CLA
              n: int = 300, seed: int = 7, scopes: Sequence[str] = (),
              extra: dict[str, tuple[list[Case], int]] | None = None) -> dict:
     """Scores per mode and class, the skipped counts and some misses (what the CLI prints and tests assert);
-    ``extra``: cases made elsewhere (:mod:`nicknames`), by class."""
+    ``extra``: cases made elsewhere (:mod:`bench.relevance.nicknames`), by class."""
     index = TitleIndex(d["title"] for d in docs)
     pool = chosen(docs, scopes)
     random.Random(seed).shuffle(pool)

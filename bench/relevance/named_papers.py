@@ -4,9 +4,9 @@ Issue 29's public set: fifteen famous papers, each typed by its nickname ("maml"
 its nickname and an author ("nas zoph le"), or words of its title. Each query goes through the
 JSON API (the real app, result cache off), lexical and hybrid; the paper's rank in the top 20
 is reported per query. A measurement of that set, not a tuning set: the generated nickname
-classes of bench/known_item.py are the general figure.
+classes of bench/relevance/known_item.py are the general figure.
 
-    python bench/named_papers.py [--index papers] [--mode lexical --mode hybrid]
+    python -m bench.relevance.named_papers [--index papers] [--mode lexical --mode hybrid]
 """
 
 from __future__ import annotations

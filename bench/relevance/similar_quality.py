@@ -30,7 +30,7 @@ fusion chosen on them, which then leans to the semantic list) flatter it; the te
 Cost: a title's ``mode=semantic`` search (embedding + kNN) against ``mode=lexical`` p50,
 the same texts in one run; embedding a 5,000-character text.
 
-    PAPERLIST_EMBEDDING_MODEL=model.npz python bench/similar_quality.py --index w21-full
+    PAPERLIST_EMBEDDING_MODEL=model.npz python -m bench.relevance.similar_quality --index w21-full
 """
 
 from __future__ import annotations

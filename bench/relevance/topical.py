@@ -7,7 +7,7 @@ a person would type it (plain words, no quotes) and judges every top-10 hit that
 curated keywords of its own: relevant when they include the query's keyword. Run it
 before and after a ranking change on the same index.
 
-    python bench/topical.py [--index papers] [--n 100] [--seed 7] [--mode lexical --mode hybrid]
+    python -m bench.relevance.topical [--index papers] [--n 100] [--seed 7] [--mode lexical --mode hybrid]
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from services.search.service import PaperSearch
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 COPIES = 1  # the sample re-published (~11k papers): every copy, replay and kill path, at a CI cost
-            # (a rebuild at the full corpus's scale, under load, is bench/reindex.py's)
+            # (a rebuild at the full corpus's scale, under load, is bench/pipeline/reindex.py's)
 
 
 def _synthetic_corpus(root: Path) -> Path:

@@ -1,7 +1,7 @@
 """Where a venue-year's papers go on its map, and which ones form a cluster (issue 32).
 
 The projection is t-SNE (openTSNE), the clusters k-means on its 2-D layout. Chosen by
-``bench/maps.py`` on the full corpus (ICML 2026, 6,617 vectors of 256 d, one core):
+``bench/pipeline/maps.py`` on the full corpus (ICML 2026, 6,617 vectors of 256 d, one core):
 
 =========================  ========  ===========  ====================
 projection                 CPU s     10-NN kept   2-D 10-NN same area

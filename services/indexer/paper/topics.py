@@ -34,7 +34,7 @@ Method
    never empty and only contains slugs of ``TOPICS``.
 
 ``explain`` returns the scores and which of text / prior / fallback decided, for the
-report (bench/topics_report.py) and for debugging a surprising tag.
+report (bench/corpus/topics_report.py) and for debugging a surprising tag.
 """
 
 from __future__ import annotations

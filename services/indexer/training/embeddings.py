@@ -21,13 +21,13 @@ this module only learns them:
   ``A = (I + λ² s L Lᵀ)^½`` with ``L`` the discriminant directions (each of unit variance over those
   papers) and ``s`` scaling their sum to the vectors' own variance: cosine under ``A`` weighs what
   tells areas apart ``λ²`` as much again. The labels of the papers :func:`held_out` names are never
-  read, so the held-out half of ``bench/similar_quality.py`` measures papers whose labels the model
+  read, so the held-out half of ``bench/relevance/similar_quality.py`` measures papers whose labels the model
   never saw (on ICLR's held-out half, same-area top 10 by exact cosine: 40.2% → 43.7%, docs/ranking.md).
 
 Everything is seeded: a rerun on the same sources writes the same artifact, and so the
 same version.
 
-What it costs (issue 21, ``bench/train_time.py``): word2vec was nearly all of it — 5 epochs
+What it costs (issue 21, ``bench/pipeline/train_time.py``): word2vec was nearly all of it — 5 epochs
 of 5 negatives over the full corpus' ~35 M words, 9 CPU-minutes and 22 minutes on a busy
 machine. Three negatives cost a third less and place neighbours as well; past ~16 M words
 read, more epochs or more papers added under a point of same-area share (measured on the
@@ -69,7 +69,7 @@ LDA_SHRINK = 1e-2
 
 def held_out(paper_id: str) -> bool:
     """The half of the papers whose curated area the trainer never reads (a hash of the id):
-    ``bench/similar_quality.py`` reports on it, and chooses on the other (its dev split)."""
+    ``bench/relevance/similar_quality.py`` reports on it, and chooses on the other (its dev split)."""
     return hashlib.sha1(paper_id.encode()).digest()[0] % 2 == 1
 
 

@@ -50,7 +50,7 @@ def use_correction(total: int, corrected_total: int) -> bool:
 
     Not when they matched a few: a paper's own rare name ("PcLast", "AdaptSSR") matches one
     paper, and the suggester "corrects" it into common words with hundreds. Replacing a few
-    hits by a correction with ten times more cost the name class of bench/known_item.py
+    hits by a correction with ten times more cost the name class of bench/relevance/known_item.py
     15 points of MRR (0.97 -> 0.82, full corpus); a few hits keep a "Did you mean" link.
     """
     return total == 0 and corrected_total > 0
@@ -69,7 +69,7 @@ def names_a_paper(req: SearchRequest, papers: Sequence[Paper]) -> bool:
     repeats a word ("Learning ... with Reinforcement Learning", "... Space for More Flexible
     Neural Architecture Search") was never named by its own paste, and paid the suggester and a
     count of its last word as a prefix (3-4 requests instead of 1; 5 of the 19 pasted titles of
-    bench/miss_cost.py).
+    bench/cost/miss_cost.py).
     """
     words = _words(req.parsed.free_text())
     if not words:

@@ -12,7 +12,7 @@ neighbours better than weighted RRF (issue 21: 34.3% against 31.3%). On ~2,000 p
 the difference is gone: RRF, z-score and min-max sums with a lexical weight of 0.6–1 are within
 0.3 point on dev, and weighted RRF (1/0.6) is the dev choice shipped in :data:`SIMILAR`. A kNN
 similarity (0–1) and a more_like_this BM25 score (10–100) are not on one scale, and their
-ratio changes from paper to paper, hence the per-list rescaling. ``bench/similar_quality.py``
+ratio changes from paper to paper, hence the per-list rescaling. ``bench/relevance/similar_quality.py``
 scores every method of :data:`METHODS` with a range of weights on a dev split and reports
 the shipped one on the held-out split (docs/ranking.md has the figures).
 """

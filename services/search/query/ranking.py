@@ -22,7 +22,7 @@ of :mod:`.text_query` is wrapped in a ``function_score`` whose factors multiply 
 
 Only text that may be a title takes part (:meth:`ParsedQuery.title_text`); a query with
 no text, or a sort other than relevance, never reads the scores. ``docs/ranking.md`` has
-the formula and how it was measured (``bench/known_item.py``, ``bench/topical.py``).
+the formula and how it was measured (``bench/relevance/known_item.py``, ``bench/relevance/topical.py``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ core offers: ``query`` and ``knn`` in one request, each hit's score the sum of t
 score and the boosted kNN similarity. kNN scores lie in [0, 1] (cosine, as (1 + cos) / 2)
 while BM25 scores of a title match run to 20–60, so the kNN boost is chosen to reorder
 close calls and add papers the words miss without displacing an exact-title hit
-(``bench/similar_quality.py`` measures it).
+(``bench/relevance/similar_quality.py`` measures it).
 
 Filters are kNN pre-filters: every selected facet (and the default that hides rejected
 papers) plus ``conference:``/``year:`` scopes, so the k neighbours all match them; the

@@ -3,7 +3,7 @@
 "Similar papers" on a paper's page and "papers like my text" each ask two lists: the nearest
 papers by embedding (kNN, :mod:`.semantic`) and the papers sharing the most distinctive words
 (more_like_this, here), and fuse them by their scores (:mod:`.fusion`, weights chosen on a
-dev split by ``bench/similar_quality.py``). The front door sends the bodies.
+dev split by ``bench/relevance/similar_quality.py``). The front door sends the bodies.
 """
 
 from __future__ import annotations

@@ -311,7 +311,7 @@ def _title_start(parsed: ParsedQuery, typed: Term | None) -> str | None:
     "Integrated Defense for Res" matched five papers with "res" as a word (an abbreviation in
     their abstracts) and never the one whose title it starts, so the last word was never
     expanded (that happens below five hits) and the paper was not found at all: 14 of the 300
-    cut-word queries of bench/known_item.py. A title that starts with the whole text also
+    cut-word queries of bench/relevance/known_item.py. A title that starts with the whole text also
     matches now, its last word as a prefix: a handful of papers at most, each one meant. A
     complete word adds nothing (the titles it starts already hold it); a small word last ("for")
     is whole, never cut.
@@ -358,7 +358,7 @@ def compile_query(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str
     should = _boosts(text, parsed.content_words()) if text else []
     if typed and not expand_last and TYPED_SCORE_FIELDS.get(typed.field):
         # Scores only: the last word where it starts a title word, a name or a keyword ("networks" in
-        # "network", "networking") counts again — +7 points of topical precision@10 (bench/topical.py).
+        # "network", "networking") counts again — +7 points of topical precision@10 (bench/relevance/topical.py).
         should.append(_prefix(typed.text, TYPED_SCORE_FIELDS.get(typed.field, ())))
     if should:
         body["should"] = should

@@ -142,9 +142,9 @@ MAPPINGS: dict[str, Any] = {
         "ingest_run": {"type": "keyword", "index": False},
         "indexed_at": {"type": "date"},
         # Title+abstract embedding (records/embedding.py); quantized HNSW keeps it small.
-        # Chosen by bench/vector_index.py on the full corpus (242,144 vectors of 256 d, one run,
-        # load 8.5-9.8 on 2 cores, 2026-12-02; `python bench/vector_index.py --source <full index>`), kNN k=10 with
-        # the service's num_candidates, recall@10 against exact numpy cosine:
+        # Chosen by bench/pipeline/vector_index.py on the full corpus (242,144 vectors of 256 d, one run,
+        # load 8.5-9.8 on 2 cores, 2026-12-02; `python -m bench.pipeline.vector_index --source <full index>`),
+        # kNN k=10 with the service's num_candidates, recall@10 against exact numpy cosine:
         #   int8_hnsw  bulk 381 s  p50  43 ms  recall 0.924   <- kept
         #   int8_flat  bulk 121 s  p50 270 ms  recall 0.940
         #   bbq_hnsw   bulk 495 s  p50  92 ms  recall 0.998
@@ -168,7 +168,7 @@ MAPPINGS: dict[str, Any] = {
 # ingest refreshed 179 times and merged for 227 s, twice what a raw parallel_bulk of the same
 # documents did, because it lasted twice as long. Elasticsearch also flushes (a Lucene commit,
 # which writes segments too) after a minute of writes (translog.flush_threshold_age 1m).
-# bench/ingest.py, full corpus, pipeline time over parallel_bulk loaded the same way:
+# bench/pipeline/ingest.py, full corpus, pipeline time over parallel_bulk loaded the same way:
 #   refresh 30 s, flush 1 min   1.97x   pipeline: 28 refreshes, 3 merges (159 s)
 #   refresh 60 s, flush 1 min   2.20x             26 refreshes, 3 merges (195 s)
 #   refresh 60 s, flush 5 min   1.50x, 1.85x      13-15 refreshes, 0-2 merges (0-176 s)

@@ -6,7 +6,7 @@ small index beside the papers, ``<alias>-maps`` (``PAPERLIST_MAPS_INDEX`` names 
 one document per venue-year, like the source registry's ``<alias>-sources``: a reindex's
 alias swap leaves it alone, it replicates with the cluster and is backed up with the data, and
 nothing evicts it (Redis keeps the cache under ``volatile-lru`` in 512 MB; the corpus's 194 maps
-are ~35 MB). ``bench/maps.py storage`` read the largest map (ICML 2026, 6,617 points, 849 KB)
+are ~35 MB). ``python -m bench.pipeline.maps storage`` read the largest map (ICML 2026, 6,617 points, 849 KB)
 whole in 11.0 ms (median; 20 ms at worst) from Elasticsearch against 7.1 ms (16 ms) from Redis,
 both parsed: the difference is lost in the page's render, which the whole-answer cache keeps.
 

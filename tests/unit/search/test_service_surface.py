@@ -1,7 +1,7 @@
 """PaperSearch's public methods are the product's reads and nothing else.
 
 A read only a benchmark or a test wants (other fusion weights, the lists a fusion joins,
-filters the web never passes) belongs in ``bench/`` (``bench/fusion_lists.py`` subclasses
+filters the web never passes) belongs in ``bench/`` (``bench/relevance/fusion_lists.py`` subclasses
 PaperSearch); this test fails when one is added to the front door instead. A method the
 tools or operations call that the web does not goes in :data:`TOOL_ENTRY_POINTS`, by name,
 with who calls it.

@@ -249,7 +249,7 @@ class RangeFacet(Facet):
     ``timeline`` also gives a per-year histogram and the min/max of the result set. Then the
     histogram is the one aggregation asked: the per-year counts (newest ``size`` years) and the
     span are read from its buckets. A terms and a stats aggregation beside it counted the same
-    field twice more, a fifth of the whole search body on the full corpus (bench/miss_cost.py).
+    field twice more, a fifth of the whole search body on the full corpus (bench/cost/miss_cost.py).
     """
 
     low: int = MIN_YEAR

@@ -1,5 +1,5 @@
 """Known-item factors and the prior as Elasticsearch functions (no Elasticsearch; the integration
-tests and bench/known_item.py check what they do to real rankings)."""
+tests and bench/relevance/known_item.py check what they do to real rankings)."""
 
 from __future__ import annotations
 
