@@ -1,7 +1,7 @@
 """How derive_topics behaves on the real corpus: distribution, fallbacks, speed, agreement.
 
 Agreement: some records carry a curated primary area or keywords ("Computer Vision",
-"Machine Learning: Reinforcement Learning", "rendering"). LABEL_TOPICS below maps the
+"Machine Learning: Reinforcement Learning", "rendering"). LABEL_TOPICS (topic_labels.py) maps the
 common, unambiguous ones to taxonomy topics; derive_topics is then run on the same
 records with title and abstract ONLY (no keywords, no primary area, no venue) and we
 count how often it finds the labelled topic. Broad labels ("Machine Learning",
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import statistics
 import sys
 import time
@@ -23,231 +22,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.corpus.topic_labels import label_topics
 from bench.harness import REPO
 from services.indexer.cleaning.text import clean_text
 from services.indexer.paper.topics import derive_topics, explain, venue_prior
 from services.indexer.sources import Rejected, open_sources
 from services.search.catalogue.taxonomy import FALLBACK, TOPICS
-
-# Normalized label (lowercase words; for "Area: abbr: subarea" keywords each part is
-# looked up) -> topics it clearly belongs to. A venue area that our taxonomy splits maps
-# to the split set, and naming any of them counts as agreement: IJCAI's "Computer Vision"
-# includes 3D vision, its "Data Mining" lists graph mining, recommender systems and
-# spatio-temporal data as subareas, "AI Ethics, Trust, Fairness" lists explainability and
-# robustness, "Humans and AI" lists cognitive modelling.
-LABEL_TOPICS: dict[str, tuple[str, ...]] = {
-    # primary areas (IJCAI, AAAI, ACM MM) and the matching IJCAI keyword areas
-    "computer vision": ("computer-vision", "3d-vision-graphics"),
-    "natural language processing": ("natural-language-processing",),
-    "speech and natural language processing": ("natural-language-processing", "speech-audio"),
-    "agent based and multi agent systems": ("multi-agent-game-theory",),
-    "multiagent systems": ("multi-agent-game-theory",),
-    "game theory and economic paradigms": ("multi-agent-game-theory",),
-    "knowledge representation and reasoning": ("knowledge-reasoning-planning",),
-    "planning and scheduling": ("knowledge-reasoning-planning",),
-    "planning routing and scheduling": ("knowledge-reasoning-planning",),
-    "heuristic search and game playing": ("knowledge-reasoning-planning",),
-    "constraints and sat": ("knowledge-reasoning-planning",),
-    "constraint satisfaction and optimization": ("knowledge-reasoning-planning", "optimization"),
-    "search and optimization": ("knowledge-reasoning-planning", "optimization"),
-    "search": ("knowledge-reasoning-planning",),
-    "data mining": ("data-mining", "graph-learning", "information-retrieval-recommendation",
-                    "time-series"),
-    "data mining and knowledge management": ("data-mining", "information-retrieval-recommendation"),
-    "ai ethics trust fairness": ("trustworthy-ml", "interpretability", "adversarial-robustness"),
-    "ai ethics": ("trustworthy-ml",),
-    "philosophy and ethics of ai": ("trustworthy-ml",),
-    "humans and ai": ("human-ai-interaction", "neuroscience-cognitive-science"),
-    "uncertainty in ai": ("probabilistic-methods",),
-    "reasoning under uncertainty": ("probabilistic-methods",),
-    "robotics": ("robotics",),
-    "intelligent robotics": ("robotics",),
-    "cognitive modeling cognitive systems": ("neuroscience-cognitive-science",),
-    "content vision and language": ("multimodal-learning",),
-    "content multimodal fusion": ("multimodal-learning",),
-    "generation generative multimedia": ("generative-models",),
-    "generation multimedia foundation models": ("multimodal-learning", "large-language-models"),
-    "generation social aspects of generative ai": ("trustworthy-ml", "generative-models"),
-    "engagement multimedia search and recommendation": ("information-retrieval-recommendation",),
-    "engagement emotional and social signals": ("human-ai-interaction",),
-    "experience interactions and quality of experience": ("human-ai-interaction",),
-    # ICLR-style primary areas (snake_case in newer OpenReview exports)
-    "reinforcement learning": ("reinforcement-learning",),
-    "generative models": ("generative-models",),
-    "learning theory": ("learning-theory",),
-    "optimization": ("optimization",),
-    "causal reasoning": ("causal-inference",),
-    "probabilistic methods": ("probabilistic-methods",),
-    "learning on graphs and other geometries topologies": ("graph-learning",),
-    "alignment fairness safety privacy and societal considerations": ("trustworthy-ml",),
-    "interpretability and explainable ai": ("interpretability",),
-    "applications to robotics autonomy planning": ("robotics",),
-    "learning on time series and dynamical systems": ("time-series",),
-    "transfer learning meta learning and lifelong learning": (
-        "transfer-meta-continual-learning",),
-    "infrastructure software libraries hardware systems etc": ("efficient-ml-systems",),
-    "applications to neuroscience cognitive science": ("neuroscience-cognitive-science",),
-    "applications to physical sciences physics chemistry biology etc": (
-        "ai-for-science-health",),
-    # common keywords and IJCAI keyword subareas
-    "deep reinforcement learning": ("reinforcement-learning",),
-    "offline reinforcement learning": ("reinforcement-learning",),
-    "imitation learning": ("reinforcement-learning",),
-    "multi agent reinforcement learning": ("reinforcement-learning", "multi-agent-game-theory"),
-    "bandits": ("reinforcement-learning",),
-    "large language models": ("large-language-models",),
-    "large language model": ("large-language-models",),
-    "llm": ("large-language-models",),
-    "llms": ("large-language-models",),
-    "generative model": ("generative-models",),
-    "diffusion models": ("generative-models",),
-    "diffusion model": ("generative-models",),
-    "gan": ("generative-models",),
-    "gans": ("generative-models",),
-    "generative adversarial networks": ("generative-models",),
-    "variational autoencoder": ("generative-models",),
-    "learning generative models": ("generative-models",),
-    "neural generative models auto encoders gans": ("generative-models",),
-    "image and video synthesis and generation": ("generative-models",),
-    "graph neural networks": ("graph-learning",),
-    "graph neural network": ("graph-learning",),
-    "mining graphs": ("graph-learning",),
-    "mining graphs semi structured data complex data": ("graph-learning",),
-    "sequence and graph learning": ("graph-learning",),
-    "representation learning": ("representation-learning",),
-    "self supervised learning": ("representation-learning",),
-    "contrastive learning": ("representation-learning",),
-    "transfer learning": ("transfer-meta-continual-learning",),
-    "domain adaptation": ("transfer-meta-continual-learning",),
-    "meta learning": ("transfer-meta-continual-learning",),
-    "continual learning": ("transfer-meta-continual-learning",),
-    "few shot learning": ("transfer-meta-continual-learning",),
-    "multi task learning": ("transfer-meta-continual-learning",),
-    "transfer adaptation multi task learning": ("transfer-meta-continual-learning",),
-    "multi task and transfer learning": ("transfer-meta-continual-learning",),
-    "transfer low shot semi and un supervised learning": ("transfer-meta-continual-learning",),
-    "federated learning": ("trustworthy-ml",),
-    "fairness": ("trustworthy-ml",),
-    "fairness and diversity": ("trustworthy-ml",),
-    "differential privacy": ("trustworthy-ml",),
-    "privacy": ("trustworthy-ml",),
-    "security and privacy": ("trustworthy-ml",),
-    "trustworthy ai": ("trustworthy-ml",),
-    "trustworthy machine learning": ("trustworthy-ml",),
-    "adversarial examples": ("adversarial-robustness",),
-    "adversarial robustness": ("adversarial-robustness",),
-    "adversarial machine learning": ("adversarial-robustness",),
-    "adversarial learning adversarial attack and defense methods": ("adversarial-robustness",),
-    "interpretability": ("interpretability",),
-    "explainability": ("interpretability",),
-    "explainable ai": ("interpretability",),
-    "explainable interpretable machine learning": ("interpretability",),
-    "explainability and interpretability": ("interpretability",),
-    "game theory": ("multi-agent-game-theory",),
-    "algorithmic game theory": ("multi-agent-game-theory",),
-    "computational social choice": ("multi-agent-game-theory",),
-    "mechanism design": ("multi-agent-game-theory",),
-    "multi agent learning": ("multi-agent-game-theory",),
-    "noncooperative games": ("multi-agent-game-theory",),
-    "cooperative games": ("multi-agent-game-theory",),
-    "voting": ("multi-agent-game-theory",),
-    "fair division": ("multi-agent-game-theory",),
-    "economic paradigms auctions and market based systems": ("multi-agent-game-theory",),
-    "auctions and market based systems": ("multi-agent-game-theory",),
-    "causal inference": ("causal-inference",),
-    "causality": ("causal-inference",),
-    "causality structural causal models and causal inference": ("causal-inference",),
-    "time series": ("time-series",),
-    "time series and data streams": ("time-series",),
-    "forecasting": ("time-series",),
-    "recommender systems": ("information-retrieval-recommendation",),
-    "information retrieval": ("information-retrieval-recommendation",),
-    "image and video retrieval": ("information-retrieval-recommendation", "computer-vision"),
-    "rendering": ("3d-vision-graphics",),
-    "animation": ("3d-vision-graphics",),
-    "geometry": ("3d-vision-graphics",),
-    "3d reconstruction": ("3d-vision-graphics",),
-    "point cloud": ("3d-vision-graphics",),
-    "point clouds": ("3d-vision-graphics",),
-    "3d computer vision": ("3d-vision-graphics", "computer-vision"),
-    "gaussian splatting": ("3d-vision-graphics",),
-    "neural rendering": ("3d-vision-graphics",),
-    "speech": ("speech-audio",),
-    "manipulation": ("robotics",),
-    "robot learning": ("robotics",),
-    "robotic manipulation": ("robotics",),
-    "robot manipulation": ("robotics",),
-    "dexterous manipulation": ("robotics",),
-    "mobile manipulation": ("robotics",),
-    "locomotion": ("robotics",),
-    "legged locomotion": ("robotics",),
-    "navigation": ("robotics",),
-    "autonomous driving": ("robotics",),
-    "grasping": ("robotics",),
-    "learning in robotics": ("robotics",),
-    "bayesian inference": ("probabilistic-methods",),
-    "variational inference": ("probabilistic-methods",),
-    "gaussian processes": ("probabilistic-methods",),
-    "probabilistic machine learning": ("probabilistic-methods",),
-    "graphical models": ("probabilistic-methods",),
-    "learning graphical models": ("probabilistic-methods",),
-    "bayesian networks": ("probabilistic-methods",),
-    "transformers": ("deep-learning-architectures",),
-    "attention models": ("deep-learning-architectures",),
-    "deep learning architectures": ("deep-learning-architectures",),
-    "convolutional networks": ("deep-learning-architectures",),
-    "recurrent neural networks": ("deep-learning-architectures",),
-    "model compression": ("efficient-ml-systems",),
-    "quantization": ("efficient-ml-systems",),
-    "pruning": ("efficient-ml-systems",),
-    "knowledge distillation": ("efficient-ml-systems",),
-    "automl": ("efficient-ml-systems",),
-    "neural architecture search": ("efficient-ml-systems", "deep-learning-architectures"),
-    "clustering": ("data-mining", "machine-learning"),
-    "anomaly outlier detection": ("data-mining",),
-    "human computer interaction": ("human-ai-interaction",),
-    "human ai collaboration": ("human-ai-interaction",),
-    "human robot interaction": ("human-ai-interaction", "robotics"),
-    "personalization and user modeling": ("human-ai-interaction",),
-    "multi modal learning": ("multimodal-learning",),
-    "multimodal learning": ("multimodal-learning",),
-    "vision and language": ("multimodal-learning",),
-    "language and vision": ("multimodal-learning",),
-    "bio medicine": ("ai-for-science-health",),
-    "health and medicine": ("ai-for-science-health",),
-    "biology and medicine": ("ai-for-science-health",),
-    "biomedical image analysis": ("ai-for-science-health", "computer-vision"),
-    "semi supervised learning": ("machine-learning",),
-    "active learning": ("machine-learning",),
-    "weakly supervised learning": ("machine-learning",),
-    "multi label": ("machine-learning",),
-    "classification": ("machine-learning",),
-    "online learning": ("learning-theory",),
-    "planning": ("knowledge-reasoning-planning",),
-    "planning algorithms": ("knowledge-reasoning-planning",),
-    "knowledge graphs and knowledge base completion": ("knowledge-reasoning-planning",),
-    "description logics and ontologies": ("knowledge-reasoning-planning",),
-    "logics for knowledge representation": ("knowledge-reasoning-planning",),
-    "argumentation": ("knowledge-reasoning-planning",),
-    "constraint satisfaction": ("knowledge-reasoning-planning",),
-    "satisfiabilty": ("knowledge-reasoning-planning",),
-    "heuristic search": ("knowledge-reasoning-planning",),
-}
-_NORM = re.compile(r"[^a-z0-9]+")
-_ROMAN = re.compile(r"\s+(i|ii|iii|iv)$")
-
-
-def _norm(text: str) -> str:
-    return _ROMAN.sub("", " ".join(_NORM.sub(" ", text.lower()).split()))
-
-
-def label_topics(primary_area: str, keywords: list[str]) -> set[str]:
-    """Topics the curated labels clearly point to; empty when none is mapped."""
-    found: set[str] = set()
-    for label in (primary_area, *keywords):
-        for part in (label, *label.split(":")):
-            found.update(LABEL_TOPICS.get(_norm(part), ()))
-    return found
 
 
 @dataclass(frozen=True)
