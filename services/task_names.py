@@ -12,10 +12,11 @@ from __future__ import annotations
 INGEST_BATCH = "paperlist.ingest_batch"        # normalise and write one batch of an ingest
 PRUNE = "paperlist.prune"                      # delete the papers a complete source no longer lists
 NAMES = "paperlist.names"                      # the corpus names pass over an alias
+PEOPLE = "paperlist.people"                    # the people pass over an alias: who each author is
 REINDEX = "paperlist.reindex"                  # a zero-downtime rebuild
 REINDEX_STATUS = "paperlist.reindex_status"    # the rebuild's state, for the admin API
 REQUEST_REINDEX = "paperlist.request_reindex"  # start a rebuild unless one runs (the admin API)
 BUILD_MAPS = "paperlist.build_maps"            # choose the venue-years whose maps to make
 BUILD_MAP = "paperlist.build_map"              # lay out and store one venue-year's map
 
-ALL = (INGEST_BATCH, PRUNE, NAMES, REINDEX, REINDEX_STATUS, REQUEST_REINDEX, BUILD_MAPS, BUILD_MAP)
+ALL = (INGEST_BATCH, PRUNE, NAMES, PEOPLE, REINDEX, REINDEX_STATUS, REQUEST_REINDEX, BUILD_MAPS, BUILD_MAP)

@@ -74,6 +74,8 @@ def print_summary(summary: Summary) -> None:
         table.add_row("pruned", f"{summary.pruned:,} (from {_years(summary.pruned_scope)})")
     if summary.renamed is not None:
         table.add_row("named", f"{summary.renamed:,} paper(s) (names others give them, mentions)")
+    if summary.people is not None:
+        table.add_row("people", f"{summary.people:,} paper(s) (who each author is)")
     if summary.maps:
         table.add_row("maps", f"asked for {_years(summary.maps)} (built by the workers)")
     if summary.resent:

@@ -23,8 +23,9 @@ from services.search.records.prominence import VenueScale
 
 from .celery_app import VISIBILITY_TIMEOUT
 from .corpus.names.index_pass import run_pass
+from .corpus.people import index_pass as people_pass
 from .ingest.batch import write_batch
-from .ingest.progress import NAMES_LEASE, IngestRun
+from .ingest.progress import NAMES_LEASE, PEOPLE_LEASE, IngestRun
 from .ingest.prune import prune_missing
 from .maps import build as maps
 from .rebuild.control import request_reindex
@@ -98,6 +99,17 @@ def names(self, alias: str, run_id: str | None = None) -> dict:
             return asdict(run_pass(self.es, self.redis, alias))
         with IngestRun(self.redis, run_id).hold(NAMES_LEASE, BATCH_LEASE):
             return asdict(run_pass(self.es, self.redis, alias))
+
+
+@shared_task(name=task_names.PEOPLE, bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
+def people(self, alias: str, run_id: str | None = None) -> dict:
+    """The people pass (:mod:`services.indexer.corpus.people.index_pass`): a person for every author place.
+    An ingest's pass holds a lease in its run, as the names pass does."""
+    with transient_errors():
+        if run_id is None:
+            return asdict(people_pass.run_pass(self.es, self.redis, alias, self.settings.people_index_of(alias)))
+        with IngestRun(self.redis, run_id).hold(PEOPLE_LEASE, BATCH_LEASE):
+            return asdict(people_pass.run_pass(self.es, self.redis, alias, self.settings.people_index_of(alias)))
 
 
 @shared_task(name=task_names.REINDEX, bind=True, acks_late=True, soft_time_limit=VISIBILITY_TIMEOUT - 600,

@@ -34,7 +34,7 @@ from services.search.records import schema
 from services.search.records.prominence import scale_key
 from services.settings import Settings
 
-from .progress import NAMES_LEASE, IngestRun, RunCounts, reject_entry
+from .progress import NAMES_LEASE, PEOPLE_LEASE, IngestRun, RunCounts, reject_entry
 from .registry import SourceRegistry
 
 
@@ -53,6 +53,7 @@ class Summary:
     pruned: int | None = None
     pruned_scope: list[tuple[str, int]] = field(default_factory=list)
     renamed: int | None = None  # papers the corpus pass (names, mentions) rewrote; None: it did not run
+    people: int | None = None   # papers whose authors' person ids the people pass rewrote; None: it did not run
     resent: int = 0
     abandoned_batches: int = 0
     rejects_path: Path | None = None
@@ -144,7 +145,8 @@ class Ingest:
                 summary.pruned_scope = sorted(self._conference_years)
                 summary.pruned = self._prune()
             if self.run.counts().indexed or summary.pruned:
-                summary.renamed = self._names()
+                summary.renamed = self._corpus_pass(task_names.NAMES, NAMES_LEASE)
+                summary.people = self._corpus_pass(task_names.PEOPLE, PEOPLE_LEASE)
         summary.problems += self._problems
         summary.maps = self.run.venue_years()
         if summary.maps:  # after the load's last refresh: the map tasks see every paper written
@@ -337,23 +339,24 @@ class Ingest:
         self.run.note_venue_years((c, int(y)) for c, y in outcome.get("venue_years", ()))
         return int(outcome["deleted"])
 
-    def _names(self) -> int:
-        """The corpus pass over the alias (what the new papers say of the others, and the reverse). A pass
-        neither queued nor leased after a stall was lost with a killed worker: it is sent again (it writes
-        only what changed, so a second run is harmless), at most :data:`MAX_SENDS` times."""
+    def _corpus_pass(self, task: str, lease: str) -> int:
+        """A corpus pass over the alias (the names: what the new papers say of the others, and the reverse;
+        the people: who each author is); the papers it rewrote. A pass neither queued nor leased after a
+        stall was lost with a killed worker: it is sent again (it writes only what changed, so a second run
+        is harmless), at most :data:`MAX_SENDS` times."""
         for _ in range(MAX_SENDS):
-            result = self.celery.send_task(task_names.NAMES, args=[self.alias, self.run_id], queue=self.settings.queue)
+            result = self.celery.send_task(task, args=[self.alias, self.run_id], queue=self.settings.queue)
             deadline = time.monotonic() + self.timeout
             while time.monotonic() < deadline:
                 try:
                     return int(result.get(timeout=self.stall_seconds)["updated"])
                 except CeleryTimeoutError:
-                    if not self.redis.llen(self.settings.queue) and not self.run.leased(NAMES_LEASE):
+                    if not self.redis.llen(self.settings.queue) and not self.run.leased(lease):
                         self._check_worker()
                         break
             else:
-                raise IngestError(f"the names pass gave no answer in {self.timeout:.0f}s")
-        raise IngestError(f"the names pass was lost with its worker {MAX_SENDS} times; "
+                raise IngestError(f"the {lease} pass gave no answer in {self.timeout:.0f}s")
+        raise IngestError(f"the {lease} pass was lost with its worker {MAX_SENDS} times; "
                           "run the ingest again (papers already written are kept)")
 
     def _write_rejects(self) -> Path:

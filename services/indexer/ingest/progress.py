@@ -19,7 +19,9 @@ from services import redis_keys
 
 RUN_TTL = 7 * 24 * 3600
 COUNTERS = ("read", "indexed", "unchanged", "rejected")
-NAMES_LEASE = "names"  # the corpus pass after an ingest holds a lease in its run under this name, as a batch does
+# The corpus passes after an ingest hold a lease in its run under these names, as a batch does.
+NAMES_LEASE = "names"
+PEOPLE_LEASE = "people"
 
 # KEYS: run hash, done set, rejects list, lifetime totals over every run (redis_keys.INGEST_TOTALS,
 # finished batches only, read by the web's /metrics). ARGV: batch id, n counter pairs..., then rejects.

@@ -31,6 +31,7 @@ from elasticsearch import ApiError, Elasticsearch, TransportError, helpers
 
 from services.indexer.corpus import scales as venue_scales
 from services.indexer.corpus.names.index_pass import run_pass
+from services.indexer.corpus.people import index_pass as people_pass
 from services.indexer.ingest.corpus_reader import CorpusReader
 from services.indexer.ingest.registry import SourceRegistry
 from services.indexer.paper.own_names import own_names
@@ -150,9 +151,13 @@ class Rebuild:
         self._check(heartbeat)
         self.state.save(phase="naming", replay_seconds=round(time.monotonic() - started, 1))
         started = time.monotonic()
-        named = run_pass(self.es, self.redis, self.target)  # the corpus pass over the new copy
+        named = run_pass(self.es, self.redis, self.target)  # the corpus passes over the new copy
         self._check(heartbeat)
-        self.state.save(phase="finishing", naming_seconds=round(time.monotonic() - started, 1), named=named.updated)
+        self.state.save(phase="people", naming_seconds=round(time.monotonic() - started, 1), named=named.updated)
+        started = time.monotonic()
+        people = people_pass.run_pass(self.es, self.redis, self.target, self.settings.people_index_of(self.alias))
+        self._check(heartbeat)
+        self.state.save(phase="finishing", people_seconds=round(time.monotonic() - started, 1), people=people.updated)
         self.es.indices.put_settings(index=self.target, settings=serving_settings(self.settings.replicas))
         self.es.indices.refresh(index=self.target)
         self.es.cluster.health(index=self.target, wait_for_status="yellow", timeout="60s")

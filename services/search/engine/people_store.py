@@ -8,6 +8,7 @@ ids are stable across rebuilds (the pass keeps them), so the same documents serv
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 
 from elasticsearch import Elasticsearch, NotFoundError, helpers
@@ -20,11 +21,16 @@ PERSON, SUCCESSOR = "person", "successor"
 MAX_NAMED = 500  # people of one name block a page lists (the largest block, "Wei Wang", has about 100)
 
 
+def digest(entry: Person | Successor) -> str:
+    """What a stored document says, in 16 hex digits: a pass rewrites only the documents whose digest changed."""
+    return hashlib.blake2b(entry.model_dump_json().encode(), digest_size=8).hexdigest()
+
+
 def document(entry: Person | Successor) -> dict:
     if isinstance(entry, Successor):
-        return {**entry.model_dump(), "kind": SUCCESSOR}
+        return {**entry.model_dump(), "kind": SUCCESSOR, "digest": digest(entry)}
     names = list(dict.fromkeys(n for name in entry.names[:5] for n in (name[:60], strip_accents(name)[:60])))
-    return {**entry.model_dump(), "kind": PERSON,
+    return {**entry.model_dump(), "kind": PERSON, "digest": digest(entry),
             "suggest": {"input": [rotation for name in names for rotation in _rotations(name)],
                         "weight": min(entry.papers + entry.hidden, 100_000)}}
 
@@ -36,7 +42,8 @@ def _rotations(name: str) -> list[str]:
 
 
 def parse(source: dict) -> Person | Successor:
-    if source.get("kind") == SUCCESSOR:
+    source = {k: v for k, v in source.items() if k not in ("kind", "digest", "suggest")}
+    if "successors" in source:
         return Successor.model_validate(source)
     return Person.model_validate(source)
 
@@ -84,10 +91,11 @@ def named(es: Elasticsearch, index: str, name_key: str) -> list[Person]:
     return [Person.model_validate(h["_source"]) for h in hits]
 
 
-def stored_ids(es: Elasticsearch, index: str) -> dict[str, str]:
-    """Every id the index holds, with its kind."""
+def stored(es: Elasticsearch, index: str) -> dict[str, tuple[str, str]]:
+    """Every id the index holds, with its kind and digest."""
     try:
-        return {h["_id"]: h["_source"].get("kind", PERSON)
-                for h in helpers.scan(es, index=index, query={"query": {"match_all": {}}, "_source": ["kind"]})}
+        return {h["_id"]: (h["_source"].get("kind", PERSON), h["_source"].get("digest", ""))
+                for h in helpers.scan(es, index=index, size=5000,
+                                      query={"query": {"match_all": {}}, "_source": ["kind", "digest"]})}
     except NotFoundError:
         return {}

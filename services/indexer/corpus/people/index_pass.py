@@ -1,0 +1,129 @@
+"""The people pass over an index: read every paper's authors once, decide who is who, write what changed.
+
+Why a pass over the whole alias and not over the records being ingested: who a "Yang Liu" is depends
+on every other paper of the name (a new paper may join two of them, or show one was two), so the
+decision is made over the whole corpus after each ingest that wrote, and over a rebuild's copy before
+its swap. What it writes is only what changed: a paper's ``author_ids`` (a partial update, journaled
+like any write, so a rebuild running meanwhile replays it) and the people index's documents whose
+summary changed, plus a :class:`~services.search.records.people.Successor` for each id a merge or a
+split retired. Ids are kept across runs (:func:`.ids.stable_ids`), so a page's address outlives new papers.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import redis
+from elasticsearch import Elasticsearch, helpers
+
+from services.indexer.writes.bulk import update_papers
+from services.search.engine import people_store
+from services.search.records.embedding import EMBEDDING
+from services.search.records.people import Person, Successor
+
+from .curation import Overrides, load_overrides
+from .decide import decide
+from .ids import redirects
+from .slots import Slot, credible, profile_ids
+from .succession import stable_ids
+from .summaries import PaperFacts, summaries
+
+log = logging.getLogger(__name__)
+
+FIELDS = ["year", "conference", "title", "status", "topics", "authors", "author_ids", EMBEDDING]
+SCAN_SIZE = 1000
+OVERRIDES = Path(__file__).with_name("overrides.toml")
+
+
+@dataclass(frozen=True)
+class PassResult:
+    papers: int
+    slots: int
+    people: int
+    updated: int     # papers whose author_ids were written
+    written: int     # people index documents written (people whose summary changed, successors)
+    retired: int     # ids a merge or split retired
+    seconds: float
+    decide_seconds: float
+
+
+def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, people_index: str,
+             overrides: Overrides | None = None) -> PassResult:
+    """Decide every author place's person over ``alias`` and write the changes."""
+    started = time.monotonic()
+    es.indices.refresh(index=alias)
+    facts, slots, previous, stored_ids, vectors = _read(es, alias)
+    deciding = time.monotonic()
+    decision = decide(slots, vectors, overrides=overrides if overrides is not None else load_overrides(OVERRIDES))
+    persons = stable_ids(slots, decision.clusters, decision.persons, previous)
+    decide_seconds = time.monotonic() - deciding
+    current = {slot.key: person for slot, person in zip(slots, persons)}
+    updates = {}
+    for paper in facts:
+        ids = [current.get((paper.paper_id, place)) for place in range(len(paper.names))]
+        if ids != stored_ids.get(paper.paper_id):
+            updates[paper.paper_id] = {"author_ids": ids}
+    updated = update_papers(es, client, alias, updates)
+    people = summaries(facts, current)
+    retired = redirects(previous, current)
+    written = _store(es, people_index, people, retired)
+    result = PassResult(len(facts), len(slots), len(people), updated, written, len(retired),
+                        round(time.monotonic() - started, 1), round(decide_seconds, 1))
+    log.info("people pass over %s: %s", alias, result)
+    return result
+
+
+def _read(es: Elasticsearch, alias: str):
+    """Every paper's facts and slots, the person ids stored by place, and the embeddings the slots point at."""
+    facts: list[PaperFacts] = []
+    slots: list[Slot] = []
+    previous: dict[tuple[str, int], str] = {}
+    stored: dict[str, list[str | None]] = {}
+    rows: list[list[float]] = []
+    for hit in helpers.scan(es, index=alias, _source=FIELDS, size=SCAN_SIZE, scroll="5m",
+                            query={"query": {"match_all": {}}}):
+        source, paper_id = hit["_source"], hit["_id"]
+        authors = source.get("authors") or []
+        paper = PaperFacts(
+            paper_id=paper_id, title=source.get("title") or "", conference=source.get("conference") or "",
+            year=int(source.get("year") or 0), status=source.get("status") or "",
+            topics=tuple(source.get("topics") or ()), names=tuple(a.get("name") or "" for a in authors),
+            affiliations=tuple(a.get("affiliation") or "" for a in authors),
+            profiles=tuple(a.get("author_id") or "" for a in authors),
+            orcids=tuple(a.get("orcid") or "" for a in authors))
+        facts.append(paper)
+        vector = -1
+        if source.get(EMBEDDING):
+            vector = len(rows)
+            rows.append(source[EMBEDDING])
+        stored[paper_id] = ids = list(source.get("author_ids") or [])
+        for place in range(len(authors)):
+            slots.append(_slot(paper, place, vector))
+            if place < len(ids) and ids[place]:
+                previous[(paper_id, place)] = ids[place]
+    vectors = np.asarray(rows, np.float32) if rows else None
+    return facts, slots, previous, stored, vectors
+
+
+def _slot(paper: PaperFacts, place: int, vector: int) -> Slot:
+    name = paper.names[place]
+    return Slot(paper_id=paper.paper_id, position=place, name=name, year=paper.year, venue=paper.conference,
+                affiliation=paper.affiliations[place],
+                profile_ids=tuple(p for p in profile_ids(paper.profiles[place], paper.orcids[place]) if credible(name, p)),
+                coauthors=paper.names[:place] + paper.names[place + 1:], topics=paper.topics, vector=vector)
+
+
+def _store(es: Elasticsearch, index: str, people: list[Person], retired: dict[str, tuple[str, ...]]) -> int:
+    """Write the people whose summary changed and a successor for each retired id; delete the people that
+    vanished without one (their papers are gone). Successors stay: an old address keeps leading somewhere."""
+    stored = people_store.stored(es, index)
+    successors = [Successor(person_id=old, change="merged" if len(new) == 1 else "split", successors=list(new))
+                  for old, new in retired.items()]
+    entries = [e for e in [*people, *successors] if stored.get(e.person_id, ("", ""))[1] != people_store.digest(e)]
+    alive = {p.person_id for p in people} | set(retired)
+    gone = [i for i, (kind, _) in stored.items() if i not in alive and kind == people_store.PERSON]
+    return people_store.write(es, index, entries, gone)
