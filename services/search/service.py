@@ -141,7 +141,7 @@ class PaperSearch:
         return results
 
     def _may_mean_more(self, req: SearchRequest, matched: int) -> bool:
-        return matched < limits.SUGGEST_BELOW and req.mode != "semantic" and bool(req.parsed.free_text())
+        return matched < limits.SUGGEST_BELOW and req.mode != "semantic" and bool(req.reading.free_text)
 
     @staticmethod
     def _named(req: SearchRequest, matched: int, papers: Sequence[Paper]) -> bool:
@@ -172,7 +172,7 @@ class PaperSearch:
             matched = self._count(words)
             if matched >= limits.SUGGEST_BELOW:
                 return meant
-        if req.parsed.still_typed():
+        if req.reading.typed:
             found = self._count(replace(words, expand_last=True))
             if found > matched:
                 meant.request, matched = replace(req, expand_last=True), found
@@ -186,7 +186,7 @@ class PaperSearch:
             return meant
         suggest = build_suggest(req)
         correction = suggestion(self._search(size=0, suggest=suggest).body.get("suggest")) if suggest else None
-        if correction and not corrections.adds_nothing(req.parsed.free_text(), correction, matched):
+        if correction and not corrections.adds_nothing(req.reading.free_text, correction, matched):
             corrected_q, found = self._correction(req, words, corrections.keep_case(req.q, correction), matched)
             if req.autocorrect and corrections.use_correction(matched, found):
                 meant.request = req.with_page(1, q=corrected_q, autocorrect=True)
@@ -202,7 +202,7 @@ class PaperSearch:
         (:func:`corrections.as_phrase`). With none, its papers replace the answer: all its words will do."""
         kept = corrections.unsplit(req.q, corrected_q)
         candidates = [kept, corrected_q] if kept != corrected_q and not corrections.adds_nothing(
-            req.parsed.free_text(), kept, matched) else [corrected_q]
+            req.reading.free_text, kept, matched) else [corrected_q]
         found = 0
         for candidate in candidates:
             checked = corrections.as_phrase(candidate) if matched else candidate

@@ -71,7 +71,7 @@ def names_a_paper(req: SearchRequest, papers: Sequence[Paper]) -> bool:
     count of its last word as a prefix (3-4 requests instead of 1; 5 of the 19 pasted titles of
     bench/cost/miss_cost.py).
     """
-    words = _words(req.parsed.free_text())
+    words = _words(req.reading.free_text)
     if not words:
         return False
     for paper in papers:

@@ -19,7 +19,6 @@ from services.search.query.search_body import (
     facets_sampled,
     named_hidden_counts,
 )
-from services.search.query.text_query import naming_keys
 from services.search.records.documents import from_source
 from services.search.records.model import Paper
 from services.search.records.paper_names import search_keys
@@ -171,7 +170,7 @@ def paged(resp: dict[str, Any], hits: list[dict], window: dict[str, int]) -> dic
 
 def shape(req: SearchRequest, resp: dict[str, Any]) -> SearchResults:
     hits = []
-    keys = naming_keys(req.parsed)
+    keys = req.reading.naming_keys
     for h in resp["hits"]["hits"]:
         hl = h.get("highlight") or {}
         paper = from_source(h["_source"])

@@ -44,7 +44,7 @@ _PLAIN = re.compile(r"\w+")
 
 def count_body(req: SearchRequest, body: dict[str, Any]) -> dict[str, Any] | None:
     """The count that tells whether ``req`` (sent as ``body``) is broad, or None: it cannot be."""
-    words = req.parsed.content_words()
+    words = req.reading.content_words
     if not req.counted_facets or "knn" in body or len(words) > limits.SAMPLE_CHECK_WORDS:
         return None
     if words and not req.expand_last and _PLAIN.fullmatch(words[0]) and words[0].casefold() not in broad_words():

@@ -38,12 +38,9 @@ from ftfy.fixes import fix_latin_ligatures
 
 from services.search.catalogue.venues import canonical_slug
 from services.search.limits import MAX_QUERY, MAX_YEAR, MIN_YEAR
-from services.search.records.schema import ENGLISH_STOPWORDS
 
 MAX_TERM_CHARS = 100
 MAX_CLAUSES = 32
-MIN_TYPED_CHARS = 3
-_TYPED = re.compile(rf"\w{{{MIN_TYPED_CHARS},}}", re.ASCII)
 
 TEXT_FIELDS = ("title", "author", "abstract", "aff")
 FILTER_FIELDS = ("conference", "year")
@@ -94,31 +91,6 @@ class ParsedQuery:
         return not (self.clauses or self.conferences or self.years
                     or self.excluded_conferences or self.excluded_years)
 
-    def still_typed(self) -> Term | None:
-        """The last word, when it may be a word still being typed: it then also matches as a prefix.
-
-        Only a plain positive word (unscoped, or scoped to title or author) that is the
-        query's last clause and one simple token of at least :data:`MIN_TYPED_CHARS` letters
-        or digits; phrases, explicit ``prefix*`` terms, exclusions and OR groups are taken as meant.
-        """
-        if not self.clauses:
-            return None
-        last = self.clauses[-1]
-        term = last.alternatives[0]
-        if last.negated or len(last.alternatives) != 1 or term.phrase or term.prefix:
-            return None
-        if term.field not in (None, "title", "author") or not _TYPED.fullmatch(term.text):
-            return None
-        return term
-
-    def title_text(self) -> str:
-        """What may be (the start of) a title: the free text, else the words scoped to ``title:``."""
-        text = self.free_text()
-        if text:
-            return text
-        return " ".join(c.alternatives[0].text for c in self.clauses if not c.negated and len(c.alternatives) == 1
-                        and c.alternatives[0].field == "title" and not c.alternatives[0].prefix)
-
     def free_text(self) -> str:
         """The required plain text: positive unscoped words and phrases, no OR groups or prefixes.
 
@@ -133,10 +105,6 @@ class ParsedQuery:
             if term.field is None and not term.prefix:
                 parts.append(term.text)
         return " ".join(parts)
-
-    def content_words(self) -> list[str]:
-        """The free text's words that say what is sought: stopwords ("the", "of", "for") aside."""
-        return [word for word in self.free_text().split() if word.lower() not in ENGLISH_STOPWORDS]
 
 
 # --- lexing -----------------------------------------------------------------------------

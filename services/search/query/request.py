@@ -20,6 +20,7 @@ from services.search.limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, 
 
 from .facets import FACETS, Facet, FacetRegistry
 from .query_language import ParsedQuery, parse
+from .reading import QueryReading, read
 from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
 
 # The values of an on/off parameter (``autocorrect``).
@@ -54,8 +55,14 @@ class SearchRequest:
 
     @cached_property
     def parsed(self) -> ParsedQuery:
-        """``q`` parsed once per request: the query, the boosts, the suggester and kNN all read this."""
+        """``q`` parsed once per request."""
         return parse(self.q)
+
+    @cached_property
+    def reading(self) -> QueryReading:
+        """``q`` read once per request (its title and name keys, its cut last word, its splits): the text query,
+        the ranking, the body, kNN and the answers all read this."""
+        return read(self.parsed, self.q)
 
     @property
     def counted_facets(self) -> tuple[Facet, ...]:

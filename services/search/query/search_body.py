@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.search.limits import NAMED_TITLE_WORDS, SUGGEST_WORDS
+from services.search.limits import SUGGEST_WORDS
 from services.search.records.documents import SUMMARY_FIELDS
 
 from .facets import FACETS
-from .ranking import ranked, title_keys
+from .ranking import ranked
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
 from .text_query import TITLE_KEY_FIELD, compile_query, highlight_queries
@@ -38,9 +38,9 @@ def facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
 
     A paper the query names by its whole title is listed whatever its default hides: someone who
     pastes a rejected paper's title wants that paper (its reviews, its scores), not another that
-    shares its words above a "+ 1 rejected — show" (:func:`named_titles`; a twin listed under the
-    same title, the paper accepted elsewhere, still ranks first: ``FACTORS["title_hidden"]``)."""
-    named = named_titles(req)
+    shares its words above a "+ 1 rejected — show" (:attr:`QueryReading.named_titles`; a twin listed under
+    the same title, the paper accepted elsewhere, still ranks first: ``WEIGHTS["title_hidden"]``)."""
+    named = req.reading.named_titles
     out = {}
     for facet in req.facets:
         values = req.filters.get(facet.name, ())
@@ -52,14 +52,8 @@ def facet_filters(req: SearchRequest) -> dict[str, dict[str, Any]]:
     return out
 
 
-def named_titles(req: SearchRequest) -> list[str]:
-    """The whole titles (``title_key``) of :data:`~services.search.limits.NAMED_TITLE_WORDS` words or more
-    the query's text may be: the papers listed whatever their status."""
-    return [key for key in title_keys(req.parsed, req.q) if len(key.split()) >= NAMED_TITLE_WORDS]
-
-
-def _titled(keys: list[str]) -> dict[str, Any]:
-    return {"terms": {TITLE_KEY_FIELD: keys}}
+def _titled(keys: tuple[str, ...]) -> dict[str, Any]:
+    return {"terms": {TITLE_KEY_FIELD: list(keys)}}
 
 
 def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
@@ -76,9 +70,8 @@ def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
 
 def base_query(req: SearchRequest) -> dict[str, Any]:
     """Text relevance plus the constraints that are not facets (``conference:``/``year:`` in the query)."""
-    parsed = req.parsed
-    text = compile_query(parsed, expand_last=req.expand_last)
-    return {"bool": {"must": [ranked(text, parsed, req.q)], "filter": scope_filters(req)}}
+    text = compile_query(req.reading, expand_last=req.expand_last)
+    return {"bool": {"must": [ranked(text, req.reading)], "filter": scope_filters(req)}}
 
 
 def result_query(req: SearchRequest) -> dict[str, Any]:
@@ -91,11 +84,11 @@ def result_query(req: SearchRequest) -> dict[str, Any]:
 
 def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = True,
                  source: list[str] | None = None) -> dict[str, Any]:
-    parsed = req.parsed
+    order = effective_sort(req.sort, not req.parsed.is_empty)
     active = facet_filters(req)
     body: dict[str, Any] = {
         "query": base_query(req),
-        "sort": sort_clauses(effective_sort(req.sort, not parsed.is_empty)),
+        "sort": sort_clauses(order),
         "size": req.page_size,
         "track_total_hits": True,
         "_source": source or SUMMARY_FIELDS,
@@ -107,12 +100,12 @@ def build_search(req: SearchRequest, *, facets: bool = True, highlight: bool = T
     if active:
         body["post_filter"] = {"bool": {"filter": list(active.values())}}
     if highlight and req.page_size:
-        marks = highlight_queries(parsed, expand_last=req.expand_last)
+        marks = highlight_queries(req.reading, expand_last=req.expand_last)
         body["highlight"] = {**HIGHLIGHT, "fields": {field: {**options, "highlight_query": marks[field]}
                                                      for field, options in HIGHLIGHT["fields"].items()}}
     if facets and req.counted_facets:
         body["aggs"] = aggregations(req, active)
-    if effective_sort(req.sort, not parsed.is_empty) == "citations" and req.page_size:
+    if order == "citations" and req.page_size:
         # How many of the hits have a count: the page says it (the others follow by mentions here).
         body.setdefault("aggs", {})[CITED] = {"filter": {"bool": {"filter": [
             {"exists": {"field": "citations"}}, *active.values()]}}}
@@ -126,7 +119,7 @@ def build_suggest(req: SearchRequest) -> dict[str, Any] | None:
     answer was shown only below ``SUGGEST_BELOW`` hits anyway. Its default ``token_limit``
     (10) silently gave no correction for any longer text, i.e. for most pasted titles.
     """
-    words = req.parsed.free_text().split()[:SUGGEST_WORDS]
+    words = req.reading.free_text.split()[:SUGGEST_WORDS]
     if not words:
         return None
     return {"did_you_mean": {"text": " ".join(words), "phrase": {
@@ -174,7 +167,7 @@ def named_hidden(req: SearchRequest, active: dict[str, dict[str, Any]]) -> dict[
     """Counts of the papers each facet's default would hide that the list shows as named
     (:func:`facet_filters`), under the same filters as that facet's counts: the "+ N rejected"
     beside the list counts only the others. Exact, outside any sample."""
-    named = named_titles(req)
+    named = req.reading.named_titles
     if not named:
         return {}
     return {f"{NAMED}{facet.name}": {

@@ -41,7 +41,7 @@ def knn_clause(req: SearchRequest, vector: list[float], *, k: int | None = None,
 
 def query_text(req: SearchRequest) -> str:
     """The words to embed: the query without its scopes and operators."""
-    return req.parsed.free_text().strip()
+    return req.reading.free_text.strip()
 
 
 def build_ranked(req: SearchRequest) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def named_query(req: SearchRequest, filters: list[dict[str, Any]]) -> dict[str, 
     paper so named out of its top 100. Added as a query beside the kNN, it puts those
     papers above every neighbour (kNN scores are at most 1) and leaves the rest to kNN.
     """
-    named = [f for factor, f in known_item_filters(req.parsed, req.q) if factor in ("title", "name")]
+    named = [f for factor, f in known_item_filters(req.reading) if factor in ("title", "name")]
     if not named:
         return None
     return {"constant_score": {"boost": NAMED_BOOST, "filter": {"bool": {

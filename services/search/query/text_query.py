@@ -1,4 +1,4 @@
-"""Compile a :class:`~services.search.query.query_language.ParsedQuery` into the relevance query.
+"""Compile a query, as read once (:class:`~.reading.QueryReading`), into the relevance query.
 
 Only the text part: ``conference:``/``year:`` filter values are applied by the caller
 (they combine with the facet filters); their negations are exclusions and land here in
@@ -18,12 +18,11 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from services.search.limits import MAX_PREFIX_TERMS, PREFIX_EXPANSIONS
-from services.search.records.model import title_key
-from services.search.records.paper_names import fold, query_keys
-from services.search.records.schema import ENGLISH_STOPWORDS
+from services.search.limits import PREFIX_EXPANSIONS
+from services.search.records.paper_names import fold
 
-from .query_language import Clause, ParsedQuery, Term
+from .query_language import Clause, Term
+from .reading import QueryReading
 
 # Plain words: each must match in one of these (stemmed, except author names and paper names).
 # Author names match accent-folded (authors_folded; the query folds its words too, :func:`_folded`).
@@ -44,11 +43,7 @@ NAME_KEY_FIELD = "name_keys"
 # paper_names.contractions), scored like a title word too; no known-item factor reads it.
 CONTRACTION_FIELD = "title_contractions"
 TITLE_KEY_FIELD = "title_key"
-TITLE_START_WORDS = 2  # words of text from which a cut last word may match the title the text starts
 NAME_KEY_BOOST = 4.0
-# Plain words that together fold to a paper's name key match it as a whole ("faster rcnn": "Faster R-CNN", whose
-# title holds no word "rcnn"), scored as one word meeting a name; names are short, so only this many words.
-WHOLE_NAME_WORDS = (2, 3)
 
 # The last word, maybe still being typed, also matches the words it starts, in these fields
 # (short ones: on abstracts a three-letter prefix expands to thousands of words).
@@ -128,30 +123,25 @@ def _prefix(text: str, fields: tuple[str, ...]) -> dict[str, Any]:
     return {"bool": {"should": queries, "minimum_should_match": 1}}
 
 
-def _term(term: Term, negated: bool) -> dict[str, Any]:
+def _term(term: Term, negated: bool, q: QueryReading) -> dict[str, Any]:
     """One term's query; a term with accents also matches folded ("schölkopf" or "scholkopf"), where
-    author names are (their folded field), and an unscoped word also matches a paper's name key: the
-    better of the two counts (``dis_max``), so a paper named by the word scores the same whether or not
-    its title also writes it ("gans": Generative Adversarial Nets beside "... Stability in GANs")."""
+    author names are (their folded field), and an unscoped word also matches a paper's name key
+    (:attr:`QueryReading.word_keys`): the better of the two counts (``dis_max``), so a paper named by the
+    word scores the same whether or not its title also writes it ("gans": Generative Adversarial Nets
+    beside "... Stability in GANs")."""
     folded = fold(term.text)
     if term.field == "author":
         return _unfolded(replace(term, text=folded), negated)
     query = _unfolded(term, negated)
     if folded != term.text.casefold():
         query = {"bool": {"should": [query, _unfolded(replace(term, text=folded), negated)], "minimum_should_match": 1}}
-    keys = query_keys(term.text) if _may_name(term) else []
+    keys = q.word_keys.get(term)
     if keys:
         query = {"dis_max": {"queries": [query, _named(keys)]}}
     return query
 
 
-def _may_name(term: Term) -> bool:
-    """Whether a term may be a paper's name (its key met against ``name_keys``): an unscoped word, not a phrase
-    nor a prefix."""
-    return term.field not in SCOPED_FIELDS and not (term.phrase or term.prefix)
-
-
-def _named(keys: list[str]) -> dict[str, Any]:
+def _named(keys: tuple[str, ...]) -> dict[str, Any]:
     """Papers with one of these name keys. Keyword fields: one term per field, their scores summed (most_fields),
     as a title word's are; a typed plural also as its singular ("gans": GAN), the better of the two counting (a
     name "GANs" has both)."""
@@ -160,29 +150,11 @@ def _named(keys: list[str]) -> dict[str, Any]:
     return named[0] if len(named) == 1 else {"dis_max": {"queries": named}}
 
 
-def _whole_name(parsed: ParsedQuery) -> dict[str, Any] | None:
+def _whole_name(q: QueryReading) -> dict[str, Any] | None:
     """The query's plain words as one paper's name, where they fold to its key but are not all its words
     ("faster rcnn" for "Faster R-CNN", "deep sets" for "DeepSets"); None for other queries. An alternative
     to the words (the better scoring counts), so a paper that has the words as well scores as it did."""
-    keys = _whole_name_keys(parsed)
-    return _named(keys) if keys else None
-
-
-def _whole_name_keys(parsed: ParsedQuery) -> list[str]:
-    """The keys of the query's words taken as one name (:func:`_whole_name`): only for a few plain words."""
-    low, high = WHOLE_NAME_WORDS
-    terms = [c.alternatives[0] for c in parsed.clauses if len(c.alternatives) == 1 and not c.negated]
-    if not low <= len(parsed.clauses) <= high or len(terms) != len(parsed.clauses) \
-            or not all(_may_name(t) for t in terms):
-        return []
-    return query_keys(" ".join(t.text for t in terms))
-
-
-def naming_keys(parsed: ParsedQuery) -> frozenset[str]:
-    """Every name key the query meets papers by: each plain word's (:func:`_term`) and the words' as one
-    name (:func:`_whole_name`); what a hit's title marks of its names (:mod:`services.search.answers.results`)."""
-    words = [t for c in parsed.clauses if not c.negated for t in c.alternatives if _may_name(t)]
-    return frozenset(k for t in words for k in query_keys(t.text)) | frozenset(_whole_name_keys(parsed))
+    return _named(q.whole_name_keys) if q.whole_name_keys else None
 
 
 def _unfolded(term: Term, negated: bool) -> dict[str, Any]:
@@ -216,8 +188,8 @@ def _text_match(term: Term, negated: bool) -> dict[str, Any]:
     return _words(term.text, words, zero_terms_all=False)
 
 
-def _clause(clause: Clause) -> dict[str, Any]:
-    queries = [_term(term, clause.negated) for term in clause.alternatives]
+def _clause(clause: Clause, q: QueryReading) -> dict[str, Any]:
+    queries = [_term(term, clause.negated, q) for term in clause.alternatives]
     if len(queries) == 1:
         return queries[0]
     return {"bool": {"should": queries, "minimum_should_match": 1}}
@@ -243,25 +215,6 @@ def _boosts(text: str, content: list[str]) -> list[dict[str, Any]]:
     return should
 
 
-def _bounded_prefixes(clauses: tuple[Clause, ...]) -> list[Clause]:
-    """The first MAX_PREFIX_TERMS prefixes stay prefixes; later ones match as words (``ab*`` as ``ab``).
-
-    Why: each prefix expands over the index, so "a* OR b* OR ..." x 32 took seconds.
-    """
-    left = MAX_PREFIX_TERMS
-    out = []
-    for clause in clauses:
-        terms = []
-        for term in clause.alternatives:
-            if term.prefix:
-                if left <= 0:
-                    term = replace(term, prefix=False)
-                left -= 1
-            terms.append(term)
-        out.append(replace(clause, alternatives=tuple(terms)))
-    return out
-
-
 # What the highlighter marks: the words themselves in the two highlighted fields. The
 # relevance query (cross_fields over seven fields, boosts, exact-title keys) gave the same
 # marks at twice the cost, since the highlighter extracts and rewrites every clause per hit.
@@ -281,15 +234,15 @@ def _highlight_term(term: Term) -> list[tuple[str, dict[str, Any]]]:
     return [(f, {kind: {f: term.text}}) for f in fields]
 
 
-def highlight_queries(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str, dict[str, Any]]:
+def highlight_queries(q: QueryReading, *, expand_last: bool = False) -> dict[str, dict[str, Any]]:
     """The terms to mark in titles and abstracts, a query per field: every positive term scoped to it
     (or unscoped), and the free text as a phrase, so adjacent words are marked as one run, as ranked."""
-    marked = [q for clause in _bounded_prefixes(parsed.clauses) if not clause.negated
-              for term in clause.alternatives for q in _highlight_term(term)]
-    typed = parsed.still_typed() if expand_last else None
+    marked = [mark for clause in q.clauses if not clause.negated
+              for term in clause.alternatives for mark in _highlight_term(term)]
+    typed = q.typed if expand_last else None
     if typed:  # the word being typed is marked where it starts a word too
         marked += _highlight_term(replace(typed, prefix=True))
-    text = parsed.free_text()
+    text = q.free_text
     if len(text.split()) > 1:
         marked += [(f, {"match_phrase": {f: {"query": text, "slop": PHRASE_SLOP}}}) for f in HIGHLIGHT_SCOPES[None]]
     out = {}
@@ -299,63 +252,52 @@ def highlight_queries(parsed: ParsedQuery, *, expand_last: bool = False) -> dict
     return out
 
 
-def _typed(term: Term) -> dict[str, Any]:
+def _typed(term: Term, q: QueryReading) -> dict[str, Any]:
     """The last word as typed so far: the word itself, or a word it starts (in titles, names, keywords)."""
     fields = TYPED_FIELDS.get(term.field, ())
-    return {"bool": {"should": [_term(term, False), _prefix(term.text, fields)], "minimum_should_match": 1}}
+    return {"bool": {"should": [_term(term, False, q), _prefix(term.text, fields)], "minimum_should_match": 1}}
 
 
-def _title_start(parsed: ParsedQuery, typed: Term | None) -> str | None:
-    """The title key that a text of two words or more ending in a cut word may start, or None.
-
-    "Integrated Defense for Res" matched five papers with "res" as a word (an abbreviation in
-    their abstracts) and never the one whose title it starts, so the last word was never
-    expanded (that happens below five hits) and the paper was not found at all: 14 of the 300
-    cut-word queries of bench/relevance/known_item.py. A title that starts with the whole text also
-    matches now, its last word as a prefix: a handful of papers at most, each one meant. A
-    complete word adds nothing (the titles it starts already hold it); a small word last ("for")
-    is whole, never cut.
-    """
-    if not typed or typed.field not in (None, "title") or typed.text.lower() in ENGLISH_STOPWORDS:
-        return None
-    text = parsed.free_text() if typed.field is None else parsed.title_text()
-    if len(text.split()) < TITLE_START_WORDS or text.split()[-1] != typed.text:
-        return None
-    return title_key(text) or None
-
-
-def compile_query(parsed: ParsedQuery, *, expand_last: bool = False) -> dict[str, Any]:
+def compile_query(q: QueryReading, *, expand_last: bool = False) -> dict[str, Any]:
     """The ``bool`` query for relevance over the text fields (``match_all`` when no text).
 
-    ``expand_last``: the last word also matches the words it starts (:meth:`ParsedQuery.still_typed`);
+    ``expand_last``: the last word also matches the words it starts (:attr:`QueryReading.typed`);
     the service asks for it when the words as typed found too little (``direct preference optim``).
+
+    Otherwise a text of two words or more whose last one is cut also matches the titles it starts
+    (:attr:`QueryReading.cut_start`), its last word as a prefix: "Integrated Defense for Res" matched five
+    papers with "res" as a word (an abbreviation in their abstracts) and never the one whose title it
+    starts, so the last word was never expanded (that happens below five hits) and the paper was not found
+    at all: 14 of the 300 cut-word queries of bench/relevance/known_item.py. A handful of papers at most,
+    each one meant; a complete word adds nothing (the titles it starts already hold it); a small word last
+    ("for") is whole, never cut.
     """
     must: list[dict[str, Any]] = []
     must_not: list[dict[str, Any]] = []
-    typed = parsed.still_typed()
-    start = None if expand_last else _title_start(parsed, typed)
-    for clause in _bounded_prefixes(parsed.clauses):
+    typed = q.typed
+    start = "" if expand_last else q.cut_start
+    for clause in q.clauses:
         if expand_last and typed and clause.alternatives == (typed,) and not clause.negated:
-            must.append(_typed(typed))
+            must.append(_typed(typed, q))
             continue
         if start and clause.alternatives == (typed,) and not clause.negated:
             # The last word as typed (scored as before), or else cut in the title the whole text starts.
-            word = _clause(clause)
+            word = _clause(clause, q)
             must.append({"bool": {"should": [word, {"bool": {
-                "must": [_typed(typed)], "filter": [{"prefix": {TITLE_KEY_FIELD: start}}], "must_not": [word]}}],
+                "must": [_typed(typed, q)], "filter": [{"prefix": {TITLE_KEY_FIELD: start}}], "must_not": [word]}}],
                 "minimum_should_match": 1}})
             continue
-        (must_not if clause.negated else must).append(_clause(clause))
-    whole = _whole_name(parsed)
+        (must_not if clause.negated else must).append(_clause(clause, q))
+    whole = _whole_name(q)
     if whole and must:
         must = [{"dis_max": {"queries": [{"bool": {"must": must}}, whole]}}]
-    if parsed.excluded_conferences:
-        must_not.append({"terms": {"conference": list(parsed.excluded_conferences)}})
-    for low, high in parsed.excluded_years:
+    if q.parsed.excluded_conferences:
+        must_not.append({"terms": {"conference": list(q.parsed.excluded_conferences)}})
+    for low, high in q.parsed.excluded_years:
         must_not.append({"range": {"year": {"gte": low, "lte": high}}})
     body: dict[str, Any] = {"must": must or [{"match_all": {}}]}
-    text = parsed.free_text()
-    should = _boosts(text, parsed.content_words()) if text else []
+    text = q.free_text
+    should = _boosts(text, list(q.content_words)) if text else []
     if typed and not expand_last and TYPED_SCORE_FIELDS.get(typed.field):
         # Scores only: the last word where it starts a title word, a name or a keyword ("networks" in
         # "network", "networking") counts again — +7 points of topical precision@10 (bench/relevance/topical.py).

@@ -54,7 +54,7 @@ def install(app: Flask) -> None:
 def named_as(req: SearchRequest, paper: Paper) -> str:
     """The name of ``paper`` that the search's words (the whole text, or one of its words) are, when its title
     does not say it: a result that matched by a name says so ("Known as Gato")."""
-    return _named_as([req.parsed.free_text(), *req.parsed.content_words()], paper.known_as, paper.title)
+    return _named_as([req.reading.free_text, *req.reading.content_words], paper.known_as, paper.title)
 
 
 def static_url(filename: str) -> str:

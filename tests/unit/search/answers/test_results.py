@@ -6,7 +6,7 @@ import pytest
 
 from services.search.answers.results import marked_names
 from services.search.query.query_language import parse
-from services.search.query.text_query import naming_keys
+from services.search.query.reading import read
 from services.search.records.model import Paper
 
 FASTER = "Faster R-CNN: Towards Real-Time Object"
@@ -26,4 +26,4 @@ VQVAE = "A & B: VQ-VAE Models"
 def test_the_names_the_query_means_are_marked_whole(q, title, html, marked):
     paper = Paper(paper_id="p", conference="neurips", conference_name="NeurIPS", year=2015, title=title,
                   names=["Faster R-CNN", "VQ-VAE"])
-    assert marked_names(html, paper, naming_keys(parse(q))) == marked
+    assert marked_names(html, paper, read(parse(q)).naming_keys) == marked

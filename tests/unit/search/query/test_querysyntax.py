@@ -20,6 +20,7 @@ from services.search.query.query_language import (
     Term,
     parse,
 )
+from services.search.query.reading import read
 from services.search.query.text_query import compile_query
 from services.search.records.model import title_key
 from services.search.records.paper_names import name_key
@@ -228,7 +229,7 @@ def test_colon_inside_a_scoped_value_splits_words():
 
 
 def test_a_word_joined_by_a_colon_matches_as_typed_or_split():
-    query = json.dumps(compile_query(parse("N:M sparsity")))
+    query = json.dumps(compile_query(read(parse("N:M sparsity"))))
     assert '"query": "N M"' in query and '"query": "N:M"' in query
 
 
@@ -316,7 +317,7 @@ def test_ligatures_of_a_pasted_title_are_spelt_out():
 def test_lone_surrogates_are_removed():
     parsed = parse("graph\ud800neural")
     assert terms(parsed) == [W("graph"), W("neural")]
-    json.dumps(compile_query(parsed), ensure_ascii=False).encode("utf-8")
+    json.dumps(compile_query(read(parsed)), ensure_ascii=False).encode("utf-8")
 
 
 def test_unicode_words():
@@ -362,7 +363,7 @@ def test_free_text_keeps_only_positive_unscoped_words_and_phrases():
 # --- compiler ------------------------------------------------------------------------------
 
 def compiled(q: str) -> dict:
-    query = compile_query(parse(q))
+    query = compile_query(read(parse(q)))
     json.dumps(query)
     return query["bool"]
 
@@ -401,13 +402,13 @@ def typed_query(text: str) -> dict:
 
 
 def test_compile_empty_query_is_match_all():
-    assert compile_query(parse("")) == {"bool": {"must": [{"match_all": {}}]}}
-    assert compile_query(parse("***")) == {"bool": {"must": [{"match_all": {}}]}}
+    assert compile_query(read(parse(""))) == {"bool": {"must": [{"match_all": {}}]}}
+    assert compile_query(read(parse("***"))) == {"bool": {"must": [{"match_all": {}}]}}
 
 
 def test_compile_filters_only_query_is_match_all():
     # Positive conference/year values are applied by the caller, not by the text query.
-    assert compile_query(parse("conference:iclr year:2020")) == {"bool": {"must": [{"match_all": {}}]}}
+    assert compile_query(read(parse("conference:iclr year:2020"))) == {"bool": {"must": [{"match_all": {}}]}}
 
 
 def test_compile_one_cross_fields_clause_per_word():
@@ -417,7 +418,7 @@ def test_compile_one_cross_fields_clause_per_word():
     assert words[0] == word_query("hinton") and words[1]["bool"]["should"][0] == word_query("belief")
     assert compiled("hinton")["must"] == [word_query("hinton")]
     # When the words as typed found too little, the search asks again with the last word as a prefix.
-    expanded = word_clauses(compile_query(parse("hinton belief"), expand_last=True)["bool"])
+    expanded = word_clauses(compile_query(read(parse("hinton belief")), expand_last=True)["bool"])
     assert expanded == [word_query("hinton"), typed_query("belief")]
     # As typed, the words it starts only score ("networks" counts again where "network" starts a title word).
     assert {"bool": {"should": [{"prefix": {f: {"value": "belief", "boost": b, "rewrite": f"top_terms_{PREFIX_EXPANSIONS}"}}}
@@ -584,7 +585,7 @@ def test_compile_clause_limit_bounds_query_size():
 
 def test_compile_hand_built_unknown_scope_is_searched_everywhere():
     parsed = ParsedQuery(clauses=(Clause((Term("gnn", "venue"),)),))
-    assert compile_query(parsed)["bool"]["must"] == [word_query("gnn")]
+    assert compile_query(read(parsed))["bool"]["must"] == [word_query("gnn")]
 
 
 # --- properties: never raise, always JSON --------------------------------------------------
@@ -617,7 +618,7 @@ def check_invariants(q: str) -> None:
         assert MIN_YEAR <= low <= high <= MAX_YEAR
     assert all(parsed.conferences) and all(parsed.excluded_conferences)
     assert parse(q) == parsed  # deterministic
-    query = compile_query(parsed)
+    query = compile_query(read(parsed))
     # ES receives UTF-8 JSON: no lone surrogates may survive into the query text.
     json.dumps(query, ensure_ascii=False).encode("utf-8")
     assert set(query) == {"bool"} and query["bool"]["must"]
@@ -670,8 +671,8 @@ def test_a_hyphenated_word_is_one_compound_not_two_words_anywhere():
     ("graph -neural", None),  # an exclusion last: nothing is being typed
 ])
 def test_a_cut_last_word_may_match_the_title_the_whole_text_starts(q, start):
-    query = json.dumps(compile_query(parse(q)))
+    query = json.dumps(compile_query(read(parse(q))))
     assert (f'{{"prefix": {{"title_key": "{start}"}}}}' in query) if start else ('"title_key"' not in query)
     if start:  # as an alternative to the word as typed, never where the word itself matches
         assert '"must_not"' in query and start == title_key(q)
-    assert '"title_key"' not in json.dumps(compile_query(parse(q), expand_last=True))  # expanded everywhere then
+    assert '"title_key"' not in json.dumps(compile_query(read(parse(q)), expand_last=True))  # expanded everywhere then

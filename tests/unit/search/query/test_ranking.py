@@ -8,7 +8,8 @@ import json
 import pytest
 
 from services.search.query.query_language import parse
-from services.search.query.ranking import FACTORS, MIN_INTRO_MENTIONS, PRIOR_WEIGHT, known_item_filters, ranked
+from services.search.query.ranking import MIN_INTRO_MENTIONS, PRIOR_WEIGHT, WEIGHTS, known_item_filters, ranked
+from services.search.query.reading import read
 from services.search.records.model import title_key
 from services.search.records.paper_names import name_key, title_name
 
@@ -18,7 +19,7 @@ TEXT = {"match_all": {}}
 def filters(q: str) -> dict[str, list]:
     """The known-item filters of a query, by factor."""
     out: dict[str, list] = {}
-    for factor, query_filter in known_item_filters(parse(q), q):
+    for factor, query_filter in known_item_filters(read(parse(q), q)):
         out.setdefault(factor, []).append(query_filter)
     return out
 
@@ -105,13 +106,13 @@ def test_words_and_a_surname_try_each_word_as_the_author():
 
 
 def test_no_text_no_scores_and_one_letter_no_title_factors():
-    assert ranked(TEXT, parse("")) is TEXT
-    assert ranked(TEXT, parse("conference:iclr year:2020")) is TEXT
+    assert ranked(TEXT, read(parse(""))) is TEXT
+    assert ranked(TEXT, read(parse("conference:iclr year:2020"))) is TEXT
     assert "title" not in filters("a")
 
 
 def test_the_prior_is_a_bounded_factor_around_the_text_score():
-    query = ranked(TEXT, parse("lora"), "lora")
+    query = ranked(TEXT, read(parse("lora"), "lora"))
     json.dumps(query)
     outer = query["function_score"]
     assert outer["boost_mode"] == "multiply" and outer["score_mode"] == "sum"
@@ -120,12 +121,12 @@ def test_the_prior_is_a_bounded_factor_around_the_text_score():
     low, high = weight["weight"], weight["weight"] + PRIOR_WEIGHT
     assert low == pytest.approx(1 - PRIOR_WEIGHT / 2) and high == pytest.approx(1 + PRIOR_WEIGHT / 2)
     # The prior can never undo the weakest known-item factor, nor put a hidden paper before its listed twin.
-    assert high / low < min(f for f in FACTORS.values() if f > 1)
-    assert [name for name, f in FACTORS.items() if f <= 1] == ["title_hidden"]
-    assert high / low < 1 / FACTORS["title_hidden"]
+    assert high / low < min(f for f in WEIGHTS.values() if f > 1)
+    assert [name for name, f in WEIGHTS.items() if f <= 1] == ["title_hidden"]
+    assert high / low < 1 / WEIGHTS["title_hidden"]
     inner = outer["query"]["function_score"]
     assert inner["query"] is TEXT and inner["score_mode"] == "multiply" and inner["boost_mode"] == "multiply"
-    assert {fn["weight"] for fn in inner["functions"]} <= set(FACTORS.values())
+    assert {fn["weight"] for fn in inner["functions"]} <= set(WEIGHTS.values())
 
 
 def test_the_name_a_title_starts_with_counts_exactly_as_typed():
