@@ -64,9 +64,9 @@ class SearchRequest:
         the ranking, the body, kNN and the answers all read this."""
         return read(self.parsed, self.q)
 
-    @property
+    @cached_property
     def counted_facets(self) -> tuple[Facet, ...]:
-        """The facets whose values this search counts, in registry order."""
+        """The facets whose values this search counts, in registry order (the body asks four times)."""
         names = set(self.counted if self.counted is not None else self.facets.counted_by_default)
         return tuple(f for f in self.facets if f.name in names or (self.counted is None and f.name in self.filters))
 
