@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import elastic_transport
@@ -124,8 +123,8 @@ class PaperSearch:
     def search(self, req: SearchRequest) -> SearchResults:
         """The results of ``req``, or of what it means when its words matched (nearly) nothing (:meth:`_meant`)."""
         results = self._hits_first(req)
-        if not self._may_mean_more(req, results.matched) or self._named(req, results.matched,
-                                                                        [hit.paper for hit in results.hits]):
+        if not corrections.may_mean_more(req, results.matched) or corrections.named(
+                req, results.matched, [hit.paper for hit in results.hits]):
             return results
         try:
             meant = self._meant(req, results.matched)
@@ -140,88 +139,21 @@ class PaperSearch:
             results.hint = corrections.hint(req.parsed, results.total or results.hidden_total)
         return results
 
-    def _may_mean_more(self, req: SearchRequest, matched: int) -> bool:
-        return matched < limits.SUGGEST_BELOW and req.mode != "semantic" and bool(req.reading.free_text)
-
-    @staticmethod
-    def _named(req: SearchRequest, matched: int, papers: Sequence[Paper]) -> bool:
-        """Whether the words name one of the few papers they matched (its title, the name before its colon, an
-        author): typed whole, they mean what they say, so neither a word still being typed nor a "did you mean"
-        is looked for. Every read of a request decides it alike (search, trends, export, feed): each holds all
-        of those papers, unless it shows a later page or fewer of them (then it is not named: their counts
-        decide, as for any request)."""
-        return matched <= len(papers) and corrections.names_a_paper(req, papers)
-
     def _meant(self, req: SearchRequest, matched: int, *, suggest: bool = True) -> Meant:
-        """What a request whose words matched few papers means: the same words with the last one still
-        being typed (``direct preference optim``), or — when they matched nothing, not even a paper lists
-        hide — the spelling correction's. Decided on counts alone, so that the search, its trends, its
-        export and its feed, each asking this for the same request, all answer the same set; and decided on the words
-        without the filters, so that narrowing a search by one of its facet values answers exactly the
-        papers that value counted (``robot`` within one keyword is still ``robot``, never ``robot*``).
+        """What a request whose words matched few papers means (:func:`corrections.meant`), counted here."""
+        return corrections.meant(req, matched, self._count, self._suggested, suggest=suggest)
 
-        ``suggest=False``: no "did you mean" is wanted when the words matched something. The phrase
-        suggester costs 2-6x the search itself on the full corpus (150-300 ms against 40-140 ms) and,
-        past zero hits, only ever adds a link: the reads that only need the set (trends, export, feed)
-        skip it. With zero hits it always runs: its correction replaces the answer. (Words that name one
-        of the papers they matched never get here: :meth:`_named`.)
-        """
-        meant = Meant(req)
-        words = req.without_filters()
-        if req.filters:
-            matched = self._count(words)
-            if matched >= limits.SUGGEST_BELOW:
-                return meant
-        if req.reading.typed:
-            found = self._count(replace(words, expand_last=True))
-            if found > matched:
-                meant.request, matched = replace(req, expand_last=True), found
-                if matched >= limits.SUGGEST_BELOW:
-                    return meant
-        # Papers lists hide (rejected, withdrawn) found by words that found nothing else count as a few hits:
-        # no correction replaces them ("SHDL" was corrected to "seal", 98 papers, over the rejected paper it
-        # names); a "did you mean" may still go beside them, and the list says "+ 1 rejected — show".
-        matched = matched or self._count(self._hidden_only(words))
-        if matched and not suggest:
-            return meant
-        suggest = build_suggest(req)
-        correction = suggestion(self._search(size=0, suggest=suggest).body.get("suggest")) if suggest else None
-        if correction and not corrections.adds_nothing(req.reading.free_text, correction, matched):
-            corrected_q, found = self._correction(req, words, corrections.keep_case(req.q, correction), matched)
-            if req.autocorrect and corrections.use_correction(matched, found):
-                meant.request = req.with_page(1, q=corrected_q, autocorrect=True)
-                meant.corrected_from = req.q
-            elif found:  # "did you mean" only where it leads somewhere
-                meant.suggestion = corrected_q
-        return meant
-
-    def _correction(self, req: SearchRequest, words: SearchRequest, corrected_q: str, matched: int) -> tuple[str, int]:
-        """The correction to offer and the papers it finds: with the words it only split put back
-        (:func:`corrections.unsplit`) when that finds papers, else as the suggester wrote it. Beside a few hits
-        the correction is only a link: offered when its words go together somewhere
-        (:func:`corrections.as_phrase`). With none, its papers replace the answer: all its words will do."""
-        kept = corrections.unsplit(req.q, corrected_q)
-        candidates = [kept, corrected_q] if kept != corrected_q and not corrections.adds_nothing(
-            req.reading.free_text, kept, matched) else [corrected_q]
-        found = 0
-        for candidate in candidates:
-            checked = corrections.as_phrase(candidate) if matched else candidate
-            found = self._count(replace(words, q=checked, autocorrect=True))
-            if found:
-                return candidate, found
-        return corrected_q, found
+    def _suggested(self, req: SearchRequest) -> str | None:
+        """The phrase suggester's correction of ``req``'s free text (a request of its own), or None."""
+        body = build_suggest(req)
+        return suggestion(self._search(size=0, suggest=body).body.get("suggest")) if body else None
 
     def _meant_request(self, req: SearchRequest, matched: int, papers: Sequence[Paper]) -> SearchRequest:
         """The request another read of ``req`` answers for (trends, export, feed follow the search), from the
         papers it matched and the first of them it read."""
-        if not self._may_mean_more(req, matched) or self._named(req, matched, papers):
+        if not corrections.may_mean_more(req, matched) or corrections.named(req, matched, papers):
             return req
         return self._meant(req, matched, suggest=False).request
-
-    @staticmethod
-    def _hidden_only(req: SearchRequest) -> SearchRequest:
-        """``req`` over the papers its facets' defaults hide (rejected and withdrawn), and only those."""
-        return replace(req, filters={facet.name: facet.hidden for facet in req.facets if facet.hidden})
 
     def _count(self, req: SearchRequest) -> int:
         """How many papers ``req``'s words match (no hits, facets or highlights fetched)."""
