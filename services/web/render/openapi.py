@@ -172,7 +172,9 @@ def _nullable_as_type(schema: object) -> object:
     return out
 
 
-_ANSWERED = {200: "OK", 202: "Queued"}
+_ANSWERED = {200: "OK", 202: "Queued", 302: "Found: the answer is where Location says"}
+# What a redirect answers: where to go, no body.
+_LOCATION = {"Location": {"description": "Where the answer is", "required": True, "schema": {"type": "string"}}}
 _ERRORS = {400: "Bad parameter", 401: "Unauthorized", 404: "Not found", 409: "A reindex is already running",
            413: "Request body over 64 KB", 429: "Past the client's rate limit (error code rate_limited)",
            503: "Search unavailable"}
@@ -195,7 +197,7 @@ class Operation:
     """One operation of the JSON API, as its view declares it.
 
     ``answer``: the component of a successful answer, or its content by media type (exports);
-    ``status`` its code. ``errors``: documented error statuses besides 400, 429 and 503, which
+    ``status`` its code (a 3xx redirect answers no body, only its ``Location``). ``errors``: documented error statuses besides 400, 429 and 503, which
     every operation has. ``body``: the JSON request body, a pydantic model or a JSON Schema.
     ``secured``: needs the admin bearer token.
     """
@@ -225,6 +227,8 @@ class Operation:
         if ok:
             responses = {str(self.status): {"description": _ANSWERED[self.status], "content": ok},
                          **responses}
+        elif 300 <= self.status < 400:
+            responses = {str(self.status): {"description": _ANSWERED[self.status], "headers": _LOCATION}, **responses}
         if self.links:
             responses[str(self.status)]["links"] = self.links
         out["responses"] = responses

@@ -19,13 +19,20 @@ from .inputs import one_of, paper_ids, paper_or_404, search_request, suggest_pre
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-@bp.get("")
 @bp.get("/")
 @policy(max_age=3600, cors=True)
-@doc.undocumented("a redirect to the document's page")
+@doc.operation("apiIndex", "The API's index: its description for people (a redirect to /api/docs)", status=302,
+               answer=None)
 def root():
-    """``/api/v1`` itself: its description for people (302: a JSON index of the routes may live here)."""
+    """``/api/v1/`` itself: its description for people (302: a JSON index of the routes may live here)."""
     return redirect(url_for("pages.api_docs"), code=302)
+
+
+@bp.get("")
+@policy(max_age=3600, cors=True)
+@doc.undocumented("the API's index without its slash: the same redirect")
+def bare_root():
+    return root()
 
 
 @bp.get("/search")

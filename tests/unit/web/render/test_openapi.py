@@ -37,7 +37,17 @@ def test_the_document_has_every_api_route_and_method_and_nothing_else(app):
 def test_only_the_document_its_page_and_the_way_there_are_left_out(app):
     left_out = {rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")
                 and getattr(app.view_functions[rule.endpoint], "undocumented", None)}
-    assert left_out == {"/api/v1/openapi.json", "/api/docs", "/api/", "/api/v1", "/api/v1/"}
+    assert left_out == {"/api/v1/openapi.json", "/api/docs", "/api/", "/api/v1"}
+
+
+def test_the_apis_index_is_an_operation_a_redirect_to_its_docs(app):
+    op = openapi_document(app)["paths"]["/api/v1/"]["get"]
+    assert op["operationId"] == "apiIndex"
+    found = op["responses"]["302"]
+    assert found["headers"]["Location"]["required"] and "content" not in found  # where to go, no body
+    assert "200" not in op["responses"] and {"400", "429", "503"} <= set(op["responses"])
+    resp = app.test_client().get("/api/v1/")
+    assert resp.status_code == 302 and resp.headers["Location"] == "/api/docs"
 
 
 def test_path_parameters_are_the_routes_own(app):
