@@ -262,7 +262,7 @@ class FakeReads:
 def _coverage(papers: list[Paper]) -> Coverage:
     return Coverage(abstracts=sum(bool(p.abstract) for p in papers), affiliations=sum(bool(p.affiliations) for p in papers),
                     citations=sum(p.citations is not None for p in papers),
-                    reviews=sum(p.rating_avg is not None for p in papers), code=sum(p.has_code for p in papers))
+                    reviews=sum(p.rating_avg is not None for p in papers), code=sum(bool(p.links.code) for p in papers))
 
 
 def _scores(conference: str, papers: list[Paper]) -> ScoreHistogram:

@@ -61,7 +61,7 @@ _COVERAGE = {
     "affiliations": {"exists": {"field": "affiliations.raw"}},
     "citations": {"exists": {"field": "citations"}},
     "reviews": {"exists": {"field": "rating_avg"}},
-    "code": {"term": {"has_code": True}},
+    "code": FACETS["has_code"].value_clause(True),  # the code facet's "Has code"
 }
 
 

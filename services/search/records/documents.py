@@ -33,7 +33,7 @@ def to_document(paper: Paper, *, run: str = "", indexed_at: str | None = None) -
         has_abstract=bool(paper.abstract.strip()),
         tier_rank=paper.tier_rank,
         kind=venues.lookup(paper.conference).kind,  # what the kind and has_code facets read
-        has_code=paper.has_code,
+        has_code=bool(paper.links.code),
         title_suggest={"input": [paper.title[:100]], "weight": _suggest_weight(paper)},
         author_suggest=[{"input": _suggest_inputs(name[:60])} for name in paper.author_names] or None,
         ingest_run=run,

@@ -170,10 +170,6 @@ class Paper(BaseModel):
         """The status's place in :data:`TIER_ORDER` (unknown values with ``unknown``)."""
         return TIER_ORDER.index(self.status if self.status in TIER_ORDER else "unknown")
 
-    @property
-    def has_code(self) -> bool:
-        return bool(self.links.code)
-
 
 def affiliations_of(authors: Iterable[Author | dict]) -> list[str]:
     """Distinct affiliations of the authors, in their order; an author's "A; B" counts as two."""

@@ -68,7 +68,7 @@ def test_first_of_each_kind_in_order():
 def test_abstract_link_fills_code_and_has_code():
     record = {"abstract": "We propose X. Code: https://github.com/mandt-lab/uqdm."}
     assert links(**record).code == "https://github.com/mandt-lab/uqdm"
-    assert normalise({"title": "T", **record}, ORIGIN).has_code
+    assert normalise({"title": "T", **record}, ORIGIN).links.code
 
 
 def test_github_field_first_then_abstract():

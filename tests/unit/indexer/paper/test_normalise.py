@@ -569,7 +569,6 @@ class TestLinks:
     ])
     def test_code_link(self, github, code):
         assert paper(github=github).links.code == code
-        assert paper(github=github).has_code is bool(code)
 
     def test_code_falls_back_to_code_field(self):
         assert paper(github="", code="https://gitlab.com/x/y").links.code == "https://gitlab.com/x/y"
