@@ -38,3 +38,24 @@ def coauthor_key(name: str) -> str:
         return " ".join(parts)
     middle = [p for p in parts[1:-1] if not _INITIAL.match(p)]
     return " ".join([parts[0], *middle, parts[-1]])
+
+
+# A person's name block (the people pass compares only author places of one block; a name's page lists
+# its people): the folded name with dots as spaces, hyphens and apostrophes inside a part dropped, and
+# middle initials dropped. Why these foldings: services/indexer/corpus/people/names.py.
+_INNER = re.compile(r"[-‐‑'’`]")
+_DOTS = re.compile(r"\.")
+
+
+def name_parts(name: str) -> list[str]:
+    """The folded parts of a name: case and accents folded, dots split, hyphens inside a part dropped."""
+    return [p for p in (_INNER.sub("", part) for part in _DOTS.sub(" ", author_key(name)).split()) if p]
+
+
+def block_key(name: str) -> str:
+    """The block of a name: its parts without middle initials (the first and last part stay whatever they are):
+    ``Tommi S. Jaakkola`` and ``Tommi Jaakkola``, ``Jian-Xun Wang`` and ``Jianxun Wang`` share one."""
+    parts = name_parts(name)
+    if len(parts) <= 2:
+        return " ".join(parts)
+    return " ".join([parts[0], *(p for p in parts[1:-1] if len(p) > 1), parts[-1]])

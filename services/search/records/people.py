@@ -67,7 +67,7 @@ class Person(BaseModel):
 
     person_id: str
     name: str                                            # the spelling most of their papers use
-    name_key: str                                        # the name block (services.search.records.name_keys)
+    name_key: str                                        # the name block (name_keys.block_key)
     names: list[str] = Field(default_factory=list)       # every spelling, most used first
     papers: int = 0                                      # listed papers (not rejected or withdrawn)
     hidden: int = 0                                      # rejected or withdrawn ones

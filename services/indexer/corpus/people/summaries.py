@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from services.search.catalogue import HIDDEN_STATUSES
-from services.search.records.name_keys import author_key
+from services.search.records.name_keys import block_key
 from services.search.records.people import (
     TOP_AFFILIATIONS,
     TOP_COAUTHORS,
@@ -72,7 +72,7 @@ def _person(person_id: str, held: list[tuple[PaperFacts, int]], persons: Mapping
     return Person(
         person_id=person_id,
         name=spellings.most_common(1)[0][0],
-        name_key=author_key(spellings.most_common(1)[0][0]),
+        name_key=block_key(spellings.most_common(1)[0][0]),
         names=[name for name, _ in spellings.most_common()],
         papers=len(listed),
         hidden=len(held) - len(listed),
