@@ -267,6 +267,12 @@ class TestAuthors:
         assert [a.name for a in paper(author=["Ada Lovelace", 3, "Alan Turing"]).authors] == \
             ["Ada Lovelace", "Alan Turing"]
 
+    def test_control_characters_leave_names_written_either_way(self):
+        # Three papers of the full corpus wrote one ("\x06 Daniel Crawford", "\bCHENG-YING LI"): names written as one
+        # string are cleaned as those of a JSON list are.
+        for written in ("\x06 Daniel Crawford;Y\x7fang Liu", ["\x06 Daniel Crawford", "Y\x7fang Liu"]):
+            assert [a.name for a in paper(author=written).authors] == ["Daniel Crawford", "Yang Liu"]
+
     def test_aligned_affiliations(self):
         assert authors(author="A One;B Two;C Three", aff="MIT; CMU; ETH") == [
             ("A One", "Massachusetts Institute of Technology"), ("B Two", "Carnegie Mellon University"),
