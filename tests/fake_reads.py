@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from fake_people import ADA, PEOPLE, TURING_1, TURING_2
+
 from services.search.answers.browse import (
     AuthorProfile,
     ConferenceSummary,
@@ -22,6 +24,7 @@ from services.search.answers.browse import (
     newest_conference_year,
     previews_after,
 )
+from services.search.answers.people import PersonPage, deepest_page
 from services.search.answers.results import Exported, Hit, Matches, SearchResults
 from services.search.answers.score_histogram import (
     BIN_WIDTH,
@@ -44,14 +47,15 @@ from services.search.answers.stats import (
     YearCoverage,
     venue_year,
 )
-from services.search.answers.suggest import Suggestion
+from services.search.answers.suggest import Suggestion, person_suggestion
 from services.search.catalogue import taxonomy, venues
-from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES, PERSON_PAGE_PAPERS
 from services.search.query.facets import FacetValue
 from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
 from services.search.records.model import Author, Links, Paper, ReviewScore
-from services.search.records.name_keys import author_key
+from services.search.records.name_keys import author_key, block_key
+from services.search.records.people import Person, Successor
 from services.search.records.venue_maps import VenueMap
 from services.settings import load_settings
 
@@ -63,24 +67,27 @@ NO_REDIS = "unix:///nonexistent/paperlist-test-redis.sock?db=15"
 
 def _paper(n: int, title: str, conference: str, year: int, *, abstract: str = "", topics: tuple[str, ...] = (),
            status: str = "poster", authors: tuple[str, ...] = ("Ada Lovelace", "Alan Turing"),
-           ratings: tuple[float, ...] = ()) -> Paper:
+           ratings: tuple[float, ...] = (), people: tuple[str | None, ...] = (ADA, TURING_1)) -> Paper:
     reviews = [ReviewScore(criterion="rating", mean=round(sum(ratings) / len(ratings), 2), scores=list(ratings))] \
         if ratings else []
     return Paper(paper_id=f"{conference}-{year}-p{n}", conference=conference, conference_name=venues.label(conference),
                  year=year, title=title, abstract=abstract, topics=list(topics), status=status, status_raw=status.title(),
                  authors=[Author(name=a, affiliation="Analytical Engines") for a in authors],
                  links=Links(pdf=f"https://example.org/{n}.pdf"), keywords=["graphs"], citations=n,
-                 reviews=reviews, rating_avg=reviews[0].mean if reviews else None)
+                 reviews=reviews, rating_avg=reviews[0].mean if reviews else None,
+                 author_ids=list(people) if len(people) == len(authors) else [None] * len(authors))
 
 
 PAPERS = (
     _paper(1, "Graph Attention Networks", "iclr", 2018, abstract="Attention over graph neighbourhoods.",
            topics=("graph-learning",), ratings=(8, 6, 7)),
     _paper(2, "Diffusion Models Beat GANs on Image Synthesis", "neurips", 2021,
-           abstract="Diffusion models for images; $\\tilde{O}(\\sqrt{T})$ samples.", topics=("generative-models",)),
+           abstract="Diffusion models for images; $\\tilde{O}(\\sqrt{T})$ samples.", topics=("generative-models",),
+           people=(ADA, TURING_2)),
     _paper(3, "Deep Residual Learning for Image Recognition", "cvpr", 2016, abstract="Residual networks.",
            topics=("computer-vision",), authors=("Kaiming He",)),
-    _paper(4, "Graph Neural Networks at Scale", "neurips", 2024, abstract="", topics=("graph-learning",)),
+    _paper(4, "Graph Neural Networks at Scale", "neurips", 2024, abstract="", topics=("graph-learning",),
+           people=(ADA, TURING_2)),
     _paper(5, "A Rejected Graph Paper", "iclr", 2018, status="reject", ratings=(3, 4)),
 )
 
@@ -92,6 +99,7 @@ class FakeReads:
     papers: Sequence[Paper] = PAPERS
     calls: list[tuple[str, tuple]] = field(default_factory=list)
     maps: dict[tuple[str, int], VenueMap] = field(default_factory=dict)  # the stored maps, by venue-year
+    people_index: dict[str, Person | Successor] = field(default_factory=lambda: dict(PEOPLE))  # by person id
 
     def _note(self, name: str, *args: object) -> None:
         self.calls.append((name, args))
@@ -112,6 +120,11 @@ class FakeReads:
                 continue
             if (p.status == "reject") != ("reject" in req.selected("status")):
                 continue
+            if req.selected("author") and not any(
+                    v in p.author_ids or author_key(v) in map(author_key, p.author_names) for v in req.selected("author")):
+                continue
+            if req.parsed.people and not set(req.parsed.people) & set(p.author_ids):
+                continue
             found.append(p)
         return found
 
@@ -128,11 +141,18 @@ class FakeReads:
         return SearchResults(
             req, len(found), [Hit(p, "", "", (1.0, p.paper_id)) for p in page],
             hidden={"reject": rejected} if rejected else {},
-            facets={"conference": [FacetValue(c, venues.label(c), n, c in req.selected("conference"))
+            facets={**({"author": self._people_counted(req, found)} if "author" in req.counted_facets else {}),
+                    "conference": [FacetValue(c, venues.label(c), n, c in req.selected("conference"))
                                    for c, n in counts.most_common()],
                     "status": [FacetValue(s, s.capitalize(), n, s in req.selected("status"))
                                for s, n in statuses.most_common()]},
             year_histogram=sorted(years.items()), year_span=(min(years), max(years)) if years else None)
+
+    def _people_counted(self, req: SearchRequest, found: list[Paper]) -> list[FacetValue]:
+        """The author facet as the real one is: people counted by id, labelled by who they are."""
+        counts = Counter(i for p in found for i in dict.fromkeys(p.author_ids) if i)
+        return [FacetValue(i, self.people_index[i].label if i in self.people_index else i, n,
+                           i in req.selected("author")) for i, n in counts.most_common()]
 
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:
         self._note("like_text", req, text)
@@ -211,8 +231,10 @@ class FakeReads:
         lowered = prefix.lower().strip()
         if not lowered:
             return []
-        return [Suggestion("title", p.title, p.paper_id, f"{p.conference_name} {p.year}")
-                for p in self.papers if p.title.lower().startswith(lowered)][:size]
+        people = [person_suggestion(p) for p in self.people_index.values()
+                  if isinstance(p, Person) and any(w.lower().startswith(lowered) for w in p.name.split())]
+        return people + [Suggestion("title", p.title, p.paper_id, f"{p.conference_name} {p.year}")
+                         for p in self.papers if p.title.lower().startswith(lowered)][:size]
 
     def _listed(self) -> list[Paper]:
         return [p for p in self.papers if p.status != "reject"]
@@ -240,6 +262,31 @@ class FakeReads:
         return AuthorProfile(shown, len(papers), papers[:size], sorted(Counter(p.year for p in papers).items(), reverse=True),
                              coauthors.most_common(), [("Analytical Engines", len(papers))] if papers else [],
                              Counter(p.conference for p in papers).most_common(), hidden, spellings=spellings)
+
+    def person(self, person_id: str, page: int = 1, size: int = PERSON_PAGE_PAPERS) -> PersonPage | None:
+        """The person's listed papers newest first, a page at a time, the hidden ones counted (as the service)."""
+        self._note("person", person_id, page, size)
+        found = self.people_index.get(person_id)
+        if isinstance(found, Successor):
+            return PersonPage(person_id, successor=found, successors=[
+                p for i in found.successors if isinstance(p := self.people_index.get(i), Person)])
+        if found is None:
+            return None
+        mine = sorted((p for p in self.papers if person_id in p.author_ids), key=lambda p: (-p.year, p.paper_id))
+        listed = [p for p in mine if p.status not in ("reject", "withdrawn")]
+        page = min(max(page, 1), deepest_page(size))
+        return PersonPage(person_id, found, listed[(page - 1) * size:page * size], len(listed), len(mine) - len(listed),
+                          page, size, sorted(Counter(p.year for p in listed).items(), reverse=True),
+                          Counter(p.conference for p in listed).most_common())
+
+    def people_named(self, name: str) -> list[Person]:
+        self._note("people_named", name)
+        return sorted((p for p in self.people_index.values() if isinstance(p, Person) and p.name_key == block_key(name)),
+                      key=lambda p: (-p.papers, p.person_id))
+
+    def people(self, person_ids: Sequence[str]) -> dict[str, Person]:
+        self._note("people", tuple(person_ids))
+        return {i: p for i in person_ids if isinstance(p := self.people_index.get(i), Person)}
 
     def conference(self, slug: str) -> ConferenceSummary | None:
         self._note("conference", slug)

@@ -31,6 +31,12 @@ FEED_ENTRIES = 50          # entries of an Atom feed
 MAX_PREFIX_TERMS = 8       # ``prefix*`` terms of one query run as prefixes; later ones match as words
 PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scoring ones)
 AUTHOR_PAGE_PAPERS = 200   # papers an author page lists (a search for the author lists them all)
+PERSON_PAGE_PAPERS = 50    # papers a person's page lists at a time (newest first, paged: ?page=)
+MAX_AUTHOR_NAME = 200      # characters of a name an author page or the people API reads (a page cuts the rest,
+                           # the API answers 400)
+# A person id as the people pass makes it (services.indexer.corpus.people.ids): "p" and 12 hex digits. A URL or
+# a ``person:`` operator with anything else names nobody.
+PERSON_ID_PATTERN = r"p[0-9a-f]{12}"
 FRONT_PAGE_PAPERS = 20     # papers of the newest conference-year on the front page
 PAPER_AUTHORS_SHOWN = 8    # authors a paper page lists before folding the rest (when more than two are left),
                            # so its row of links stays in the first screen of a phone

@@ -14,14 +14,16 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.people import PersonPage
 from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
 from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
+from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
 
-from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
+from .limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES, PERSON_PAGE_PAPERS
 
 
 @runtime_checkable
@@ -57,6 +59,12 @@ class SearchReads(Protocol):
     def overview(self, newest: int = FRONT_PAGE_PAPERS) -> Overview: ...
 
     def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile: ...
+
+    def person(self, person_id: str, page: int = 1, size: int = PERSON_PAGE_PAPERS) -> PersonPage | None: ...
+
+    def people_named(self, name: str) -> list[Person]: ...
+
+    def people(self, person_ids: Sequence[str]) -> dict[str, Person]: ...
 
     def conference(self, slug: str) -> ConferenceSummary | None: ...
 

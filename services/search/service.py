@@ -1,4 +1,4 @@
-"""Read-side operations on the index: search, one paper, similar papers, suggestions, browse data.
+"""Read-side operations on the index: search, one paper, similar papers, suggestions, browse data, people.
 
 :class:`PaperSearch` implements :class:`~.reads.SearchReads`, what the web calls; the web
 never builds Elasticsearch bodies itself. Every public method is an entry point
@@ -10,14 +10,17 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
 from services.search.answers import authors, browse, corrections, stats
+from services.search.answers import people as person_pages
 from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
 from services.search.answers.corrections import Meant
+from services.search.answers.people import PersonPage
 from services.search.answers.results import (
     LEFT_OUT_FACETS,
     LEFT_OUT_SUGGESTIONS,
@@ -29,8 +32,8 @@ from services.search.answers.results import (
     suggestion,
 )
 from services.search.answers.stats import Institutions, Trends, VenueYear
-from services.search.answers.suggest import Suggestion, shape_suggestions, suggest_body
-from services.search.engine import map_store
+from services.search.answers.suggest import PEOPLE_SUGGESTED, Suggestion, shape_suggestions, suggest_body
+from services.search.engine import map_store, people_store
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
 from services.search.engine.client import TimedClients
@@ -42,7 +45,8 @@ from services.search.query.semantic import build_like, build_ranked
 from services.search.records.documents import from_source
 from services.search.records.embedding import EMBEDDING, embedder
 from services.search.records.model import Paper
-from services.search.records.name_keys import author_key
+from services.search.records.name_keys import author_key, block_key
+from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
 
 from . import limits
@@ -57,11 +61,12 @@ class PaperSearch:
     """Every read the site and the API make; Elasticsearch errors leave as :mod:`.errors` exceptions."""
 
     def __init__(self, es: Elasticsearch, alias: str, *, deadlines: Deadlines | None = None,
-                 breaker: CircuitBreaker | None = None, maps_index: str | None = None):
+                 breaker: CircuitBreaker | None = None, maps_index: str | None = None, people_index: str | None = None):
         self.es = es
         self.timed = TimedClients(es)
         self.alias = alias
         self.maps_index = maps_index or f"{alias}-maps"
+        self.people_index = people_index or f"{alias}-people"
         self.deadlines = deadlines
         self.breaker = breaker
 
@@ -70,24 +75,24 @@ class PaperSearch:
         """The client with this call's deadline (without deadlines, as tools use it, the client's own)."""
         return self.timed(self.deadlines.left(self.deadlines.call)) if self.deadlines else self.es
 
-    def _search(self, *, optional_aggs: bool = False, **kwargs: Any) -> Any:
-        """Every search this class sends: its share of the request's deadline, a server-side
-        timeout, and never a partial answer (reads by id go through :attr:`_es`, with the deadline).
+    def _search(self, *, optional_aggs: bool = False, index: str | None = None, **kwargs: Any) -> Any:
+        """Every search this class sends (to the alias, or ``index``: the people's): its share of the request's
+        deadline, a server-side timeout, and never a partial answer (reads by id go through :attr:`_es`).
 
         ``optional_aggs``: the aggregations are what the caller can do without (facets, trends):
         Elasticsearch stops at the facets budget already, so that the time left still answers.
         """
+        kwargs["index"] = index or self.alias
         if not self.deadlines:
-            return self.es.search(index=self.alias, **kwargs)
+            return self.es.search(**kwargs)
         timeout = self.deadlines.left(self.deadlines.call)
         # Server side: stop collecting at half the client deadline rather than run on unseen.
         kwargs.setdefault("timeout", self.deadlines.server_timeout(timeout, aggregations=optional_aggs))
         if not optional_aggs:
-            resp = self.timed(timeout).search(index=self.alias, **kwargs)
+            resp = self.timed(timeout).search(**kwargs)
         else:
             try:  # a busy cluster that cannot answer in time: what can be done without is left out
-                resp = self.timed(self.deadlines.optional_call(timeout)).search(
-                    index=self.alias, **kwargs)
+                resp = self.timed(self.deadlines.optional_call(timeout)).search(**kwargs)
             except elastic_transport.ConnectionTimeout as exc:
                 raise OptionalTimedOut(f"Elasticsearch did not answer the optional aggregations in time: {exc}") from exc
         if resp.body.get("timed_out"):
@@ -122,6 +127,9 @@ class PaperSearch:
     @translating
     def search(self, req: SearchRequest) -> SearchResults:
         """The results of ``req``, or of what it means when its words matched (nearly) nothing (:meth:`_meant`)."""
+        return person_pages.label_people(self._searched(req), self.people)  # one read of the people it counts
+
+    def _searched(self, req: SearchRequest) -> SearchResults:
         results = self._hits_first(req)
         if not corrections.may_mean_more(req, results.matched) or corrections.named(
                 req, results.matched, [hit.paper for hit in results.hits]):
@@ -167,7 +175,7 @@ class PaperSearch:
         """Papers nearest to a text (an abstract, a draft), under the request's filters and paging:
         kNN on its embedding fused with more_like_this on its words (:mod:`.query.fusion`); the facets
         count the kNN neighbours."""
-        return self._like_text(req, text, LIKE_TEXT)
+        return person_pages.label_people(self._like_text(req, text, LIKE_TEXT), self.people)
 
     def _like_text(self, req: SearchRequest, text: str, weights: Weights) -> SearchResults:
         found = self._like_text_hits(req, text, weights)
@@ -268,8 +276,8 @@ class PaperSearch:
         resp = self._search(**body)
         return Matches(tuple(h["_id"] for h in resp["hits"]["hits"]), resp["hits"]["total"]["value"])
 
-    def _aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
-        return self._search(**body).body
+    def _aggregate(self, body: dict[str, Any], index: str | None = None) -> dict[str, Any]:
+        return self._search(index=index, **body).body
 
     def _optional_aggregate(self, body: dict[str, Any]) -> dict[str, Any]:
         """An aggregation a page can do without (its trends): it stops at the facets budget."""
@@ -338,7 +346,9 @@ class PaperSearch:
         prefix = _CONTROL.sub(" ", prefix).strip()[:limits.MAX_SUGGEST_PREFIX]
         if not prefix:
             return []
-        return shape_suggestions(prefix, self._search(**suggest_body(prefix, size)).body, size)
+        people = self._aggregate(people_store.completion_body(prefix, PEOPLE_SUGGESTED), self.people_index)
+        return shape_suggestions(prefix, self._aggregate(suggest_body(prefix, size)), size,
+                                 people_store.shape_completions(people))
 
     @translating
     def overview(self, newest: int = limits.FRONT_PAGE_PAPERS) -> Overview:
@@ -357,6 +367,22 @@ class PaperSearch:
         withdrawn papers left out and counted apart."""
         key = author_key(name)
         return authors.shape_profile(name, key, self._search(**authors.profile_body(key, size)).body)
+
+    @translating
+    def person(self, person_id: str, page: int = 1, size: int = limits.PERSON_PAGE_PAPERS) -> PersonPage | None:
+        """A person and a page of their papers (:mod:`.answers.people`), a retired id's successors, or None."""
+        return person_pages.person_page(person_id, page, size, search=self._aggregate, many=self.people,
+                                        load=partial(people_store.load, self._es, self.people_index))
+
+    @translating
+    def people_named(self, name: str) -> list[Person]:
+        """The people of a name's block (:func:`~.records.name_keys.block_key`), the most papers first."""
+        return people_store.shape_named(self._aggregate(people_store.named_body(block_key(name)), self.people_index))
+
+    @translating
+    def people(self, person_ids: Sequence[str]) -> dict[str, Person]:
+        """The people of these ids that the people index holds (retired and unknown ids left out)."""
+        return people_store.many(self._es, self.people_index, person_ids)
 
     @translating
     def conference(self, slug: str) -> ConferenceSummary | None:

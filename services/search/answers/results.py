@@ -10,7 +10,7 @@ from html import escape
 from typing import Any
 
 from services.search.limits import MAX_WINDOW
-from services.search.query.facets import FacetValue
+from services.search.query.facets import Facet, FacetValue
 from services.search.query.request import DEFAULT_MODE, SearchRequest, encode_cursor
 from services.search.query.search_body import (
     CITED,
@@ -80,6 +80,11 @@ class SearchResults:
     def hidden_total(self) -> int:
         """Papers the query matches that the list leaves out unless asked (said apart, never mixed in)."""
         return sum(self.hidden.values())
+
+    def label(self, facet: Facet, value: str) -> str:
+        """What a chosen value is called: its label as counted (a person's, read with the answer), else the facet's."""
+        found = next((v.label for v in self.facets.get(facet.name, ()) if v.value == value), None)
+        return found or facet.value_label(value)
 
     @property
     def pages(self) -> int:

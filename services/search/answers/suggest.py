@@ -9,21 +9,25 @@ the prefix (weighted by citations and recency); a query over ``title.exact`` (it
 ``index_prefixes`` make the last, unfinished word cheap) finds the typed words anywhere in a
 title: every word must be there, the last one as a prefix, and titles holding them as a
 phrase ("... is secretly a reward model") rank above titles holding them apart. Named papers
-come first, then starts, then the rest by that score; a title is offered once. Authors come
-from their own completion field (every word of a name can start it, accents folded:
-"scholkopf" suggests "Bernhard Schölkopf").
+come first, then starts, then the rest by that score; a title is offered once. People come
+from the people index's completion field (every word of any spelling can start it, accents folded:
+"scholkopf" suggests Bernhard Schölkopf), the most papers first, each with what tells two people of
+one name apart ("Yang Liu · Tsinghua University") and their own page; a name whose people are not
+decided yet is offered from the papers' author field, as a name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from services.search.catalogue import taxonomy, venues
 from services.search.records.documents import name_of_rotation
 from services.search.records.model import title_key
-from services.search.records.name_keys import author_key
+from services.search.records.name_keys import author_key, block_key
 from services.search.records.paper_names import query_key, search_keys
+from services.search.records.people import Person
 
 MIN_WORDS_PREFIX = 2  # index_prefixes' min_chars: shorter prefixes only complete title starts
 PHRASE_BOOST = 4.0
@@ -33,17 +37,19 @@ NAMED = {"intro": 4000.0, "title": 3000.0, "name": 2000.0, "intro_start": 1500.0
 NAMED_FLOOR = min(NAMED.values())
 EXACT_FLOOR = NAMED["name"]  # the prefix is the paper's whole name or title: it comes before everything else
 
-SUGGESTION_KINDS = ("title", "author", "topic", "conference")
+SUGGESTION_KINDS = ("title", "person", "author", "topic", "conference")
+PEOPLE_SUGGESTED = 4  # people (and names without people) offered for a prefix
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    """A completion; ``key`` identifies what it opens (slug, author name or paper id), the web makes the URL."""
+    """A completion; ``key`` identifies what it opens (slug, person id, author name or paper id), the web makes
+    the URL."""
 
     kind: str  # one of SUGGESTION_KINDS
     text: str
     key: str
-    detail: str = ""  # what tells two alike apart: a title's venue and year
+    detail: str = ""  # what tells two alike apart: a title's venue and year, a person's papers and years
 
 
 def suggest_body(prefix: str, size: int) -> dict[str, Any]:
@@ -78,9 +84,14 @@ def _named(prefix: str) -> list[dict[str, Any]]:
     return [{"constant_score": {"filter": f, "boost": NAMED[kind]}} for kind, f in clauses]
 
 
-def shape_suggestions(prefix: str, resp: dict[str, Any], size: int) -> list[Suggestion]:
-    """The papers the prefix names exactly ("lora", "detr"), then conferences and topics by name, then authors,
-    then the other titles (starts first), at most ``size + 4``."""
+def person_suggestion(person: Person) -> Suggestion:
+    papers = f"{person.papers:,} paper{'' if person.papers == 1 else 's'}"
+    return Suggestion("person", person.label, person.person_id, ", ".join(p for p in (papers, person.years) if p))
+
+
+def shape_suggestions(prefix: str, resp: dict[str, Any], size: int, people: Sequence[Person] = ()) -> list[Suggestion]:
+    """The papers the prefix names exactly ("lora", "detr"), then conferences and topics by name, then ``people``
+    and the names no person holds yet, then the other titles (starts first), at most ``size + 4``."""
     titles = _title_suggestions(prefix, resp, size)
     exact = [s for s, score in titles if score >= EXACT_FLOOR]
     out: list[Suggestion] = list(exact)
@@ -91,11 +102,13 @@ def shape_suggestions(prefix: str, resp: dict[str, Any], size: int) -> list[Sugg
     for topic in taxonomy.TOPICS:
         if any(w.startswith(lowered) for w in [topic.label.lower(), *topic.label.lower().split()]):
             out.append(Suggestion("topic", topic.label, topic.slug))
+    out.extend(person_suggestion(p) for p in people[:PEOPLE_SUGGESTED])
+    decided = {p.name_key for p in people}
     suggest = resp.get("suggest", {})
     authors: set[str] = set()
     for option in suggest.get("author", [{}])[0].get("options", []):
         name = name_of_rotation(option["text"], (option.get("_source") or {}).get("author_names") or [])
-        if author_key(name) not in authors:
+        if author_key(name) not in authors and block_key(name) not in decided and len(authors) + len(people) < PEOPLE_SUGGESTED:
             authors.add(author_key(name))
             out.append(Suggestion("author", name, name))
     out.extend(s for s, score in titles if score < EXACT_FLOOR)

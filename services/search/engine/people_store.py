@@ -80,15 +80,34 @@ def many(es: Elasticsearch, index: str, person_ids: Sequence[str]) -> dict[str, 
     return {d["_id"]: p for d in docs if d.get("found") and isinstance(p := parse(d["_source"]), Person)}
 
 
+def named_body(name_key: str) -> dict:
+    """The search for the people of one name block, the most papers first (answered by :func:`shape_named`).
+    A missing people index (no people pass has run yet) answers none."""
+    return {"size": MAX_NAMED, "ignore_unavailable": True, "sort": [{"papers": "desc"}, {"person_id": "asc"}],
+            "query": {"bool": {"filter": [{"term": {"name_key": name_key}}, {"term": {"kind": PERSON}}]}},
+            "_source": {"excludes": ["suggest"]}}
+
+
+def shape_named(answer: dict) -> list[Person]:
+    return [p for h in answer["hits"]["hits"] if isinstance(p := parse(h["_source"]), Person)]
+
+
 def named(es: Elasticsearch, index: str, name_key: str) -> list[Person]:
     """The people of one name block, the most papers first."""
-    try:
-        hits = es.search(index=index, size=MAX_NAMED, query={"bool": {"filter": [
-            {"term": {"name_key": name_key}}, {"term": {"kind": PERSON}}]}},
-            sort=[{"papers": "desc"}, {"person_id": "asc"}])["hits"]["hits"]
-    except NotFoundError:
-        return []
-    return [Person.model_validate(h["_source"]) for h in hits]
+    return shape_named(es.search(index=index, **named_body(name_key)).body)
+
+
+def completion_body(prefix: str, size: int) -> dict:
+    """The search for the people whose name (any spelling, from any of its words) starts with ``prefix``, the most
+    papers first (answered by :func:`shape_completions`)."""
+    return {"size": 0, "ignore_unavailable": True, "_source": {"excludes": ["suggest"]},
+            "suggest": {"people": {"prefix": prefix, "completion": {"field": "suggest", "size": size}}}}
+
+
+def shape_completions(answer: dict) -> list[Person]:
+    options = (answer.get("suggest") or {}).get("people", [{}])[0].get("options", [])
+    people = [p for o in options if o.get("_source") and isinstance(p := parse(o["_source"]), Person)]
+    return list({p.person_id: p for p in people}.values())
 
 
 def stored(es: Elasticsearch, index: str) -> dict[str, tuple[str, str]]:

@@ -2,7 +2,8 @@
 
 Syntax: plain words (all required), ``"quoted phrases"``, ``-exclusion``, ``a OR b``
 (also ``a | b``), ``prefix*`` and field scopes ``title:``, ``author:``, ``abstract:``,
-``aff:``, ``conference:`` and ``year:`` (``2021``, ``2018-2022``, ``>=2020``, ``<2019``).
+``aff:``, ``conference:``, ``year:`` (``2021``, ``2018-2022``, ``>=2020``, ``<2019``) and ``person:``
+(a person id: ``person:p3c8606cb9f13`` is one researcher, where ``author:`` is every person of a name).
 
 The parser never raises: it is fed whatever people type or paste, so anything it
 cannot read degrades to plain words (or to nothing when no word is left). Decisions on
@@ -22,6 +23,9 @@ the ambiguous cases, so the UI and the tests agree:
   exclusions, which :func:`services.search.query.text_query.compile_query` turns into
   ``must_not``; an invalid year (``year:abc``, ``year:21``) is the words ``year abc``;
   a reversed range (``year:2022-2018``) is swapped;
+* ``person:`` is a filter value too (any of several, negated ones excluded); a value that is not
+  a person id in form (``p`` and 12 hex digits, case aside) is the words ``person …``, and a
+  well-formed id that names nobody simply matches nothing;
 * ``x*`` needs two letters or digits before the star to be a prefix, else it is the
   plain word ``x`` (a lone ``*`` is nothing); backslashes escape nothing;
 * at most :data:`MAX_CLAUSES` terms and filter values are kept, the rest dropped, and
@@ -38,12 +42,13 @@ from ftfy.fixes import fix_latin_ligatures
 
 from services.search.catalogue.venues import canonical_slug
 from services.search.limits import MAX_QUERY, MAX_YEAR, MIN_YEAR
+from services.search.records.people import is_person_id
 
 MAX_TERM_CHARS = 100
 MAX_CLAUSES = 32
 
 TEXT_FIELDS = ("title", "author", "abstract", "aff")
-FILTER_FIELDS = ("conference", "year")
+FILTER_FIELDS = ("conference", "year", "person")
 _FIELD_ALIASES = {"authors": "author", "affiliation": "aff"}
 
 _YEAR_RANGE = re.compile(r"(\d{4})\s*(?:-|\.\.|\u2013)\s*(\d{4})", re.ASCII)
@@ -75,7 +80,7 @@ class Clause:
 class ParsedQuery:
     """Text clauses (all required, negated ones excluded) plus filter values.
 
-    ``conferences`` are canonical slugs and ``years`` inclusive ``(low, high)`` ranges;
+    ``conferences`` are canonical slugs, ``years`` inclusive ``(low, high)`` ranges, ``people`` person ids;
     several values mean *any of* them (``year:2019 year:2021`` is both years), so the
     caller ORs them, the way it ORs facet selections.
     """
@@ -85,11 +90,13 @@ class ParsedQuery:
     years: tuple[tuple[int, int], ...] = ()
     excluded_conferences: tuple[str, ...] = ()
     excluded_years: tuple[tuple[int, int], ...] = ()
+    people: tuple[str, ...] = ()
+    excluded_people: tuple[str, ...] = ()
 
     @property
     def is_empty(self) -> bool:
-        return not (self.clauses or self.conferences or self.years
-                    or self.excluded_conferences or self.excluded_years)
+        return not (self.clauses or self.conferences or self.years or self.people
+                    or self.excluded_conferences or self.excluded_years or self.excluded_people)
 
     def free_text(self) -> str:
         """The required plain text: positive unscoped words and phrases, no OR groups or prefixes.
@@ -122,7 +129,7 @@ class _Text:
 
 @dataclass(frozen=True)
 class _Filter:
-    field: str  # "conference" or "year"
+    field: str  # "conference", "year" or "person"
     value: str | tuple[int, int]
     negated: bool
 
@@ -193,19 +200,25 @@ def _year_range(value: str) -> tuple[int, int] | None:
     return None
 
 
+def _person(value: str) -> str | None:
+    """The person id ``value`` is (case aside), or None when it is not one in form."""
+    value = value.strip().lower()
+    return value if is_person_id(value) else None
+
+
 def _scoped(field: str, value: str, phrase: bool, negated: bool) -> list[_Token]:
     """The tokens of ``field:value`` for a known field (empty when the value is empty)."""
     if field == "conference":
         slug = canonical_slug(value.rstrip("*"))
         return [_Filter(field, slug, negated)] if slug else []
-    if field == "year":
+    if field in ("year", "person"):
         if not value.strip():
             return []
-        years = _year_range(value)
-        if years is not None:
-            return [_Filter(field, years, negated)]
-        # An invalid year is plain text: words, or a phrase when it was quoted.
-        term = _phrase(f"year {value}", None) if phrase else _word(f"year {value}", None)
+        found = _year_range(value) if field == "year" else _person(value)
+        if found is not None:
+            return [_Filter(field, found, negated)]
+        # An invalid year or person id is plain text: words, or a phrase when it was quoted.
+        term = _phrase(f"{field} {value}", None) if phrase else _word(f"{field} {value}", None)
         return [_Text(term, negated)] if term else []
     term = _phrase(value, field) if phrase else _word(value, field)
     return [_Text(term, negated)] if term else []
@@ -306,4 +319,6 @@ def parse(q: str) -> ParsedQuery:
         years=tuple(filters[("year", False)]),
         excluded_conferences=tuple(filters[("conference", True)]),
         excluded_years=tuple(filters[("year", True)]),
+        people=tuple(filters[("person", False)]),
+        excluded_people=tuple(filters[("person", True)]),
     )

@@ -16,7 +16,7 @@ from .facets import FACETS
 from .ranking import ranked
 from .request import SearchRequest
 from .sorting import effective_sort, sort_clauses
-from .text_query import TITLE_KEY_FIELD, compile_query, highlight_queries
+from .text_query import PERSON_FIELD, TITLE_KEY_FIELD, compile_query, highlight_queries
 
 # What every listing shows unless asked (rejected and withdrawn papers left out), and what it leaves out.
 VISIBLE = {"bool": {"filter": FACETS.default_filters()}}
@@ -57,7 +57,7 @@ def _titled(keys: tuple[str, ...]) -> dict[str, Any]:
 
 
 def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
-    """The constraints of the query that are not facets: ``conference:`` and ``year:`` scopes."""
+    """The constraints of the query that are not facets: ``conference:``, ``year:`` and ``person:`` scopes."""
     parsed = req.parsed
     filters: list[dict[str, Any]] = []
     if parsed.conferences:
@@ -65,6 +65,8 @@ def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
     if parsed.years:
         filters.append({"bool": {"should": [{"range": {"year": {"gte": lo, "lte": hi}}}
                                             for lo, hi in parsed.years], "minimum_should_match": 1}})
+    if parsed.people:
+        filters.append({"terms": {PERSON_FIELD: list(parsed.people)}})
     return filters
 
 

@@ -43,6 +43,7 @@ NAME_KEY_FIELD = "name_keys"
 # paper_names.contractions), scored like a title word too; no known-item factor reads it.
 CONTRACTION_FIELD = "title_contractions"
 TITLE_KEY_FIELD = "title_key"
+PERSON_FIELD = "author_ids"  # the person of each author place: ``person:``, ``-person:`` and the author facet
 NAME_KEY_BOOST = 4.0
 
 # The last word, maybe still being typed, also matches the words it starts, in these fields
@@ -295,6 +296,8 @@ def compile_query(q: QueryReading, *, expand_last: bool = False) -> dict[str, An
         must_not.append({"terms": {"conference": list(q.parsed.excluded_conferences)}})
     for low, high in q.parsed.excluded_years:
         must_not.append({"range": {"year": {"gte": low, "lte": high}}})
+    if q.parsed.excluded_people:
+        must_not.append({"terms": {PERSON_FIELD: list(q.parsed.excluded_people)}})
     body: dict[str, Any] = {"must": must or [{"match_all": {}}]}
     text = q.free_text
     should = _boosts(text, list(q.content_words)) if text else []

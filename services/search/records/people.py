@@ -10,7 +10,12 @@ name's people from these documents alone, without counting papers.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field
+
+from services.search.catalogue import venues
+from services.search.limits import PERSON_ID_PATTERN
 
 # The people index (``<alias>-people``): a person or a successor by id, a name's people by its block, and
 # people offered as a name is typed; the rest of a document is stored, read whole, never searched.
@@ -24,6 +29,15 @@ MAPPINGS: dict = {
         "suggest": {"type": "completion", "analyzer": "simple", "max_input_length": 60},
     },
 }
+
+_PERSON_ID = re.compile(PERSON_ID_PATTERN)
+
+
+def is_person_id(text: str) -> bool:
+    """Whether ``text`` has the form of a person id (``p`` and 12 hex digits): an address or an operator with
+    anything else names nobody, and is never looked up."""
+    return bool(_PERSON_ID.fullmatch(text))
+
 
 # Display limits of a person's summary: enough to tell two people of one name apart.
 TOP_AFFILIATIONS = 5
@@ -82,10 +96,15 @@ class Person(BaseModel):
     orcids: list[str] = Field(default_factory=list)
 
     @property
+    def where(self) -> str:
+        """Where the person mostly publishes from: their main affiliation, else their main venue's name."""
+        return self.affiliations[0].value if self.affiliations else (venues.label(self.venues[0].value)
+                                                                     if self.venues else "")
+
+    @property
     def label(self) -> str:
         """How a list of people tells this one apart: ``Yang Liu · Tsinghua University``."""
-        where = self.affiliations[0].value if self.affiliations else (self.venues[0].value if self.venues else "")
-        return f"{self.name} · {where}" if where else self.name
+        return f"{self.name} · {self.where}" if self.where else self.name
 
     @property
     def years(self) -> str:

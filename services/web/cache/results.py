@@ -42,15 +42,17 @@ from typing import Any
 from flask import has_request_context, request
 
 from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
+from services.search.answers.people import PersonPage
 from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
 from services.search.engine.boundary import BudgetSpent, Deadlines
 from services.search.errors import SearchUnavailable
-from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES
+from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES, PERSON_PAGE_PAPERS
 from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
 from services.search.records.model import Paper
+from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
 
 from .. import policy, requestctx
@@ -61,7 +63,7 @@ from .store import CacheDown, ResultStore
 
 log = logging.getLogger("services.web.cache")
 
-KEY_VERSION = "2"  # bump when the stored shape of an answer changes (2: score values in VenueYear, issue 33)
+KEY_VERSION = "3"  # bump when the stored shape of an answer changes (3: the author facet counts people, issue 45)
 _UNDECODABLE = object()
 
 
@@ -111,6 +113,15 @@ class CachedSearch:
 
     def author(self, name: str, size: int = AUTHOR_PAGE_PAPERS) -> AuthorProfile:
         return self._read("author", AuthorProfile, self.service.author, name, size)
+
+    def person(self, person_id: str, page: int = 1, size: int = PERSON_PAGE_PAPERS) -> PersonPage | None:
+        return self._read("person", PersonPage | None, self.service.person, person_id, page, size)
+
+    def people_named(self, name: str) -> list[Person]:
+        return self._read("people_named", list[Person], self.service.people_named, name)
+
+    def people(self, person_ids: Sequence[str]) -> dict[str, Person]:
+        return self._read("people", dict[str, Person], self.service.people, tuple(person_ids))
 
     def conference(self, slug: str) -> ConferenceSummary | None:
         return self._read("conference", ConferenceSummary | None, self.service.conference, slug)

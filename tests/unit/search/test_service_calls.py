@@ -84,6 +84,7 @@ READS = {
     "author": lambda s: s.author("Ada Lovelace"),
     "suggest": lambda s: s.suggest("gra"),
     "similar": lambda s: s.similar("p1"),
+    "people_named": lambda s: s.people_named("Ada Lovelace"),
 }
 
 
@@ -115,6 +116,21 @@ def test_paper_reads_get_their_deadline():
     service.similar("p1")  # no embedding: its words instead
     gets = [timeout for api, timeout, _ in es.calls if api == "get"]
     assert len(gets) == 2 and all(t is not None and 0 < t <= 1.5 for t in gets)
+
+
+def test_a_persons_reads_go_to_the_people_index_within_the_deadline():
+    """The person by id, their papers from the alias; a name's people and the people a prefix starts, searched."""
+    start_deadline(2.0)
+    es = RecordingES(stored={"person_id": "p1", "name": "Ada Lovelace", "name_key": "ada lovelace", "kind": "person"})
+    service = _service(es)
+    assert service.person("p1").person.name == "Ada Lovelace"
+    assert service.people_named("Ada Lovelace") == [] and service.suggest("ada") == []
+    assert list(service.people(["p1", "p2"])) == ["p1"]  # p2 is nobody
+    indices = [(api, kwargs["index"]) for api, _, kwargs in es.calls]
+    assert indices == [("get", "papers-people"), ("search", "papers"), ("search", "papers-people"),
+                       ("search", "papers-people"), ("search", "papers"), ("mget", "papers-people")]
+    assert all(timeout is not None and 0 < timeout <= 1.5 for _, timeout, _ in es.calls)
+    assert all(kwargs["timeout"].endswith("ms") for api, _, kwargs in es.calls if api == "search")
 
 
 def test_a_reading_list_is_one_multi_get_within_the_deadline_in_its_order():

@@ -1,6 +1,6 @@
 """Facets: every filterable, countable dimension of a search.
 
-:mod:`.kinds` has a class per kind of facet (terms, keyed, boolean, status, year range,
+:mod:`.kinds` has a class per kind of facet (terms, people, boolean, status, year range,
 score); :mod:`.registry` declares the site's facets once, in :data:`FACETS`. Callers import
 from here.
 """
@@ -10,7 +10,7 @@ from .kinds import (
                     Clause,
                     Facet,
                     FacetValue,
-                    KeyedFacet,
+                    PersonFacet,
                     RangeFacet,
                     ScoreFacet,
                     ScoreSpan,
@@ -19,5 +19,5 @@ from .kinds import (
 )
 from .registry import FACETS, FacetRegistry
 
-__all__ = ["FACETS", "BooleanFacet", "Clause", "Facet", "FacetRegistry", "FacetValue", "KeyedFacet", "RangeFacet",
+__all__ = ["FACETS", "BooleanFacet", "Clause", "Facet", "FacetRegistry", "FacetValue", "PersonFacet", "RangeFacet",
            "ScoreFacet", "ScoreSpan", "Span", "StatusFacet"]

@@ -1,4 +1,4 @@
-"""The kinds of facet: what differs between a terms, keyed, boolean, status, year-range and score facet.
+"""The kinds of facet: what differs between a terms, people, boolean, status, year-range and score facet.
 
 Each kind owns, for its values: parsing and validating URL values, the filter clause, the
 aggregation, the labels of its values and the OpenAPI schema of its parameter. The facets
@@ -8,13 +8,14 @@ themselves are declared once, in :mod:`.registry`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
 from services.search.catalogue import catalogue
 from services.search.errors import InvalidRequest
 from services.search.limits import MAX_FILTER_VALUES, MAX_VALUE_CHARS, MAX_YEAR, MIN_YEAR
+from services.search.records.people import is_person_id
 
 Clause = dict[str, Any]
 
@@ -130,18 +131,37 @@ _TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 
 
 @dataclass(frozen=True)
-class KeyedFacet(Facet):
-    """A terms facet whose selection matches by a key of its values: an author's name, case and
-    accents aside ("Remi Munos" selects "Rémi Munos" too), counted by the names as written."""
+class PersonFacet(Facet):
+    """People, counted by person id (``field``: ``author_ids``) and labelled by who they are ("Yang Liu ·
+    Tsinghua University"): the labels come from the people index, read once per answer by the front door
+    (:meth:`people`, :meth:`labelled`). A selected value is a person id, or a name (an older link, the page
+    of a name whose people are undecided): a name selects every person of it by ``key_field``, case and
+    accents aside ("Remi Munos" selects "Rémi Munos" too)."""
 
     key_field: str = ""
     key: Callable[[str], str] = _same
 
+    def parse_value(self, text: str) -> str:
+        return text.lower() if is_person_id(text.lower()) else text
+
+    def _clauses(self, values: tuple[Any, ...]) -> list[Clause]:
+        ids = [v for v in values if is_person_id(v)]
+        keys = list(dict.fromkeys(self.key(v) for v in values if not is_person_id(v)))
+        return [*([{"terms": {self.field: ids}}] if ids else []), *([{"terms": {self.key_field: keys}}] if keys else [])]
+
     def value_clause(self, value: Any) -> Clause:
-        return {"terms": {self.key_field: [self.key(value)]}}
+        return self._clauses((value,))[0]
 
     def clause(self, values: tuple[Any, ...]) -> Clause:
-        return {"terms": {self.key_field: list(dict.fromkeys(self.key(v) for v in values))}}
+        found = self._clauses(values)
+        return found[0] if len(found) == 1 else {"bool": {"should": found, "minimum_should_match": 1}}
+
+    def people(self, values: Iterable[FacetValue]) -> list[str]:
+        """The person ids among ``values``: those whose labels the people index gives."""
+        return [v.value for v in values if is_person_id(v.value)]
+
+    def labelled(self, values: Iterable[FacetValue], labels: Mapping[str, str]) -> list[FacetValue]:
+        return [replace(v, label=labels[v.value]) if v.value in labels else v for v in values]
 
 
 @dataclass(frozen=True)

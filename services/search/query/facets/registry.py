@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from services.search.catalogue import HIDDEN_STATUSES, STATUSES, VENUE_KINDS, taxonomy, venues
 from services.search.records.name_keys import author_key
 
-from .kinds import BooleanFacet, Clause, Facet, KeyedFacet, RangeFacet, ScoreFacet, StatusFacet
+from .kinds import BooleanFacet, Clause, Facet, PersonFacet, RangeFacet, ScoreFacet, StatusFacet
 
 
 @dataclass(frozen=True)
@@ -89,8 +89,10 @@ FACETS = FacetRegistry((
                 labels=lambda v: _STATUS_LABELS.get(v, v.capitalize()), choices=_STATUS_VALUES, hidden=HIDDEN_STATUSES),
     Facet("track", "track", "Track", 15, "Track, e.g. main."),
     Facet("keyword", "keywords.raw", "Keyword", 15, "Source keyword (lower-case).", on_demand=True),
-    KeyedFacet("author", "author_names.raw", "Author", 15, "An author's name (case and accents aside).",
-               on_demand=True, key_field="author_keys", key=author_key),
+    PersonFacet("author", "author_ids", "Author", 15,
+                "A person id (p and 12 hex digits, as in /people/<id>): one researcher; or an author's name: every "
+                "person of it (case and accents aside). Counted by person, each labelled by name and main affiliation.",
+                on_demand=True, key_field="author_keys", key=author_key),
     Facet("affiliation", "affiliations.raw", "Affiliation", 15, "Exact affiliation.", on_demand=True),
     ScoreFacet("rating", "rating_avg", "Review rating", 12,
                "Mean review rating: a whole point (6: from 6 to under 7, as counted) or a range (5.5-7, inclusive); "

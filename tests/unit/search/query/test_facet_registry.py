@@ -14,7 +14,7 @@ from services.search.query.facets import (
     Facet,
     FacetRegistry,
     FacetValue,
-    KeyedFacet,
+    PersonFacet,
     RangeFacet,
     Span,
 )
@@ -92,7 +92,7 @@ def test_api_filters_echo_every_declared_facet():
 def test_every_facet_field_reaches_the_indexed_document():
     paper = Paper(paper_id="p", conference="tmlr", conference_name="TMLR", year=2020, title="T", tldr="short")
     doc = to_document(paper)
-    fields = {f.field for f in FACETS} | {f.key_field for f in FACETS if isinstance(f, KeyedFacet)}
+    fields = {f.field for f in FACETS} | {f.key_field for f in FACETS if isinstance(f, PersonFacet)}
     assert {field.split(".")[0] for field in fields} <= set(doc)  # the builder writes what every facet reads
     assert (doc["kind"], doc["has_code"]) == ("journal", False)  # the fields derived from the paper
 

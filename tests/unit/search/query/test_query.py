@@ -172,12 +172,20 @@ class TestFacetFilters:
         assert FACETS[facet].filter(("a", "b")) == {"terms": {field: ["a", "b"]}}
         assert FACETS[facet].filter(()) == (HIDE if facet == "status" else None)
 
-    def test_an_author_is_selected_by_the_key_of_the_name(self):
-        """Counted by the names as written; selected case and accents aside (one author page, one filter)."""
+    def test_authors_are_counted_as_people_and_a_name_selects_every_person_of_it(self):
+        """Counted by person id; a person id selects one person, a name (case and accents aside) all of its."""
         author = FACETS["author"]
+        assert author.aggregation(())["values"] == {"terms": {"field": "author_ids", "size": 15}}
+        assert author.parse(["P3C8606CB9F13", "Rémi Munos", "Remi Munos"]) == ("p3c8606cb9f13", "Rémi Munos", "Remi Munos")
+        assert author.filter(("p3c8606cb9f13",)) == {"terms": {"author_ids": ["p3c8606cb9f13"]}}
         assert author.filter(("Rémi Munos", "Remi Munos", "Yoshua Bengio")) == {
             "terms": {"author_keys": ["remi munos", "yoshua bengio"]}}
-        assert author.aggregation(("Rémi Munos",))["values"] == {"terms": {"field": "author_names.raw", "size": 15}}
+        assert author.filter(("p3c8606cb9f13", "Yoshua Bengio")) == {"bool": {"should": [
+            {"terms": {"author_ids": ["p3c8606cb9f13"]}}, {"terms": {"author_keys": ["yoshua bengio"]}}],
+            "minimum_should_match": 1}}
+        selected = author.aggregation(("p3c8606cb9f13", "Ada"))["selected"]["filters"]["filters"]
+        assert selected == {"p3c8606cb9f13": {"terms": {"author_ids": ["p3c8606cb9f13"]}},
+                            "Ada": {"terms": {"author_keys": ["ada"]}}}
 
     def test_rating_facet_filters_a_point_or_an_inclusive_range(self):
         rating = FACETS["rating"]
