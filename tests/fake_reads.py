@@ -141,7 +141,7 @@ class FakeReads:
         return SearchResults(
             req, len(found), [Hit(p, "", "", (1.0, p.paper_id)) for p in page],
             hidden={"reject": rejected} if rejected else {},
-            facets={**({"author": self._people_counted(req, found)} if "author" in req.counted_facets else {}),
+            facets={**({"author": self._people_counted(req, found)} if "author" in {f.name for f in req.counted_facets} else {}),
                     "conference": [FacetValue(c, venues.label(c), n, c in req.selected("conference"))
                                    for c, n in counts.most_common()],
                     "status": [FacetValue(s, s.capitalize(), n, s in req.selected("status"))

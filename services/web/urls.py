@@ -25,10 +25,13 @@ from urllib.parse import quote, quote_plus
 from flask import current_app, g, has_request_context, request, url_for
 
 from services.search.query.request import SearchRequest
+from services.search.records.model import Paper
 
 API_PREFIX = "/api/"  # paths that answer JSON, errors included (the contract's error envelope)
 SEARCH_ENDPOINT = "pages.search"
 PAPER_ENDPOINT = "pages.paper"
+PERSON_ENDPOINT = "people.page"
+AUTHOR_ENDPOINT = "pages.author"
 _SEGMENT_SAFE = "!$&'()*+,/:;=@"  # what the URL map's default converter leaves unquoted in a path segment
 Pair = TypeVar("Pair", bound=tuple)  # (name, ...): a decoded value, or the pair already encoded
 _NAME = itemgetter(0)
@@ -65,6 +68,21 @@ def paper_path(paper_id: str) -> str:
     if prefix is None:
         prefix = g.paper_path_prefix = url_for(PAPER_ENDPOINT, paper_id="-").removesuffix("-")
     return prefix + quote(paper_id, safe=_SEGMENT_SAFE)
+
+
+def person_path(person_id: str) -> str:
+    """``url_for(PERSON_ENDPOINT, person_id=person_id)``, the path before the id built once per request (as
+    :func:`paper_path`: a results page links every author of every hit)."""
+    prefix = g.get("person_path_prefix")
+    if prefix is None:
+        prefix = g.person_path_prefix = url_for(PERSON_ENDPOINT, person_id="-").removesuffix("-")
+    return prefix + quote(person_id, safe=_SEGMENT_SAFE)
+
+
+def author_path(paper: Paper, place: int) -> str:
+    """Where the author at ``place`` of ``paper`` leads: their person's page, else (undecided) the page of the name."""
+    person = paper.person_of(place)
+    return person_path(person) if person else url_for(AUTHOR_ENDPOINT, name=paper.authors[place].name)
 
 
 class PreparedQuery:

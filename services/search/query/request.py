@@ -134,8 +134,8 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     mode = one("mode", DEFAULT_MODE) or DEFAULT_MODE
     if mode not in MODES:
         raise InvalidRequest("mode", f"'{mode[:40]}' is not one of {', '.join(MODES)}")
-    page = _integer("page", one("page", "1"), 1, MAX_WINDOW)
-    page_size = _integer("page_size", one("page_size", str(DEFAULT_PAGE_SIZE)), 1, max_page_size)
+    page = number_in_range("page", one("page", "1"), 1, MAX_WINDOW)
+    page_size = number_in_range("page_size", one("page_size", str(DEFAULT_PAGE_SIZE)), 1, max_page_size)
     if page * page_size > MAX_WINDOW:
         hint = "; use search_after to go further" if allow_search_after else ""
         raise InvalidRequest("page", f"results beyond the first {MAX_WINDOW:,} cannot be paged to{hint}")
@@ -180,7 +180,8 @@ def whole_number(text: str) -> int | None:
     return int(digits or "0") if len(digits) <= 18 else _HUGE
 
 
-def _integer(name: str, value: str, lo: int, hi: int) -> int:
+def number_in_range(name: str, value: str, lo: int, hi: int) -> int:
+    """``value`` as a whole number from ``lo`` to ``hi``, else :class:`InvalidRequest` naming ``name``."""
     number = whole_number(value)
     if number is None:
         raise InvalidRequest(name, f"'{value[:40]}' is not a whole number (digits 0-9 only)")

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Any
+from urllib.parse import quote
 
 from flask import url_for
 
 from services.search.answers.corrections import HINTS
+from services.search.answers.people import PersonPage
 from services.search.answers.results import Hit, SearchResults
 from services.search.answers.score_histogram import ScoreHistogram, accepted_only, score_bins
 from services.search.answers.stats import (
@@ -29,16 +31,18 @@ from services.search.answers.suggest import Suggestion
 from services.search.catalogue import taxonomy, venues
 from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
+from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
 
-from ..urls import paper_path, public_url
-from . import admin_schemas, bibtex, schemas, venue_schemas
+from ..urls import paper_path, person_path, public_url
+from . import admin_schemas, bibtex, people_schemas, schemas, venue_schemas
 
 Json = dict[str, Any]
 
 # Where each kind of suggestion leads: (endpoint, the argument its key fills).
 SUGGESTION_PAGES = {"conference": ("pages.conference", "slug"), "topic": ("pages.topic", "slug"),
-                    "author": ("pages.author", "name"), "title": ("pages.paper", "paper_id")}
+                    "person": ("people.page", "person_id"), "author": ("pages.author", "name"),
+                    "title": ("pages.paper", "paper_id")}
 
 
 def _through(model: type[schemas.Answer], data: Json, **dump: bool) -> Json:
@@ -51,6 +55,7 @@ def _summary(paper: Paper) -> Json:
         "id": paper.paper_id,
         "title": paper.title,
         "authors": paper.author_names,
+        "author_ids": [paper.person_of(place) for place in range(len(paper.authors))],
         "conference": paper.conference,
         "conference_name": paper.conference_name,
         "year": paper.year,
@@ -154,6 +159,48 @@ def suggestions_json(q: str, items: list[Suggestion]) -> Json:
     return _through(schemas.Suggestions, {"q": q, "suggestions": [
         {"type": s.kind, "text": s.text, "url": suggestion_url(s), "detail": s.detail or None} for s in items]},
         exclude_none=True)
+
+
+# Where a person's profile ids lead (records.people.Person: profiles, orcids).
+PROFILE_PAGES = {"openreview": "https://openreview.net/profile?id={}", "orcid": "https://orcid.org/{}"}
+
+
+def profiles(person: Person) -> list[Json]:
+    """The person's OpenReview profiles and ORCID iDs, each with its page."""
+    return [{"kind": kind, "id": i, "url": PROFILE_PAGES[kind].format(quote(i, safe="~"))}
+            for kind, ids in (("openreview", person.profiles), ("orcid", person.orcids)) for i in ids]
+
+
+def _person(person: Person) -> Json:
+    newest = person.newest
+    return {
+        "id": person.person_id, "name": person.name, "label": person.label, "names": person.names or [person.name],
+        "url": public_url(person_path(person.person_id)), "papers": person.papers, "hidden": person.hidden,
+        "first_year": person.first_year, "last_year": person.last_year,
+        "affiliations": [{"value": c.value, "label": c.value, "papers": c.papers} for c in person.affiliations],
+        "coauthors": [{"id": c.person_id, "name": c.name, "papers": c.papers, "url": public_url(
+            person_path(c.person_id) if c.person_id else url_for("pages.author", name=c.name))} for c in person.coauthors],
+        "venues": [{"value": c.value, "label": venues.label(c.value), "papers": c.papers} for c in person.venues],
+        "topics": [{"value": c.value, "label": taxonomy.label(c.value), "papers": c.papers} for c in person.topics],
+        "newest": {"id": newest.paper_id, "title": newest.title, "conference": newest.conference, "year": newest.year,
+                   "url": public_url(paper_path(newest.paper_id))} if newest else None,
+        "profiles": profiles(person),
+    }
+
+
+def person_json(page: PersonPage) -> Json:
+    """A person id's answer: the person and a page of their papers, or a retired id's successors."""
+    successor = page.successor
+    return _through(people_schemas.PersonPapers, {
+        "id": page.person_id, "person": _person(page.person) if page.person else None,
+        "successor": {"change": successor.change, "successors": [_person(p) for p in page.successors]}
+        if successor else None,
+        "papers": [_summary(p) for p in page.papers], "total": page.total, "hidden": page.hidden,
+        "page": page.page, "page_size": page.page_size, "pages": page.pages})
+
+
+def people_named_json(name: str, people: list[Person]) -> Json:
+    return _through(people_schemas.PeopleNamed, {"name": name, "people": [_person(p) for p in people]})
 
 
 def trends_json(req: SearchRequest, trends: Trends) -> Json:

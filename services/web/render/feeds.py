@@ -1,4 +1,4 @@
-"""Atom 1.0 entries of a search's result set (the feed's route: :mod:`..views.feeds`).
+"""Atom 1.0 feeds: a search's result set, and a person's papers (their routes: :mod:`..views.feeds`).
 
 Ids and links are absolute URLs built from ``PAPERLIST_PUBLIC_URL``; text is cleared of
 what XML 1.0 cannot carry. An entry is dated by its paper: the month its conference is
@@ -17,8 +17,9 @@ from flask import render_template, url_for
 from services.search.catalogue import taxonomy, venues
 from services.search.query.request import SearchRequest
 from services.search.records.model import Paper
+from services.search.records.people import Person
 
-from ..urls import absolute_url, feed_url, public_url, url_with
+from ..urls import absolute_url, feed_url, person_path, public_url, url_with
 
 # Characters XML 1.0 cannot carry at all (escaping does not help): control characters,
 # lone surrogates and the two non-characters.
@@ -74,11 +75,22 @@ def describe(req: SearchRequest) -> str:
 
 
 def atom(req: SearchRequest, papers: list[Paper]) -> str:
-    """The feed document of ``req`` from its papers (newest first); it is as new as its newest entry."""
+    """The feed document of ``req`` from its papers (newest first)."""
+    return _document(papers, describe(req), "Newest papers of this search on paperlist", public_url(feed_url(req)),
+                     public_url(url_with(url_for("pages.search"), req, page=None, sort="newest")))
+
+
+def person_atom(person: Person, papers: list[Paper]) -> str:
+    """The feed of a person's papers (newest first): what following them means."""
+    return _document(papers, xml_text(f"paperlist — papers by {person.label}"),
+                     f"Newest papers by {xml_text(person.name)} on paperlist",
+                     absolute_url("feeds.person_feed", person_id=person.person_id),
+                     public_url(person_path(person.person_id)))
+
+
+def _document(papers: list[Paper], title: str, subtitle: str, self_url: str, page_url: str) -> str:
+    """A feed of ``papers``: as new as its newest entry."""
     entries = [entry(paper) for paper in papers]
-    return render_template(
-        "feed.atom.xml", entries=entries, title=describe(req),
-        self_url=public_url(feed_url(req)),
-        page_url=public_url(url_with(url_for("pages.search"), req, page=None, sort="newest")),
-        updated=max((e.updated for e in entries), default=_EPOCH),
-        base=public_url(""))
+    return render_template("feed.atom.xml", entries=entries, title=title, subtitle=subtitle, self_url=self_url,
+                           page_url=page_url, updated=max((e.updated for e in entries), default=_EPOCH),
+                           base=public_url(""))

@@ -28,6 +28,7 @@ from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from services.search.limits import (
     LIST_IDS_PATTERN,
+    MAX_AUTHOR_NAME,
     MAX_FILTER_VALUES,
     MAX_LIST_PAPERS,
     MAX_PAGE_SIZE,
@@ -39,16 +40,17 @@ from services.search.limits import (
     MAX_WINDOW,
     MAX_YEAR,
     MIN_YEAR,
+    PERSON_ID_PATTERN,
 )
 from services.search.query.facets import FACETS
 from services.search.query.request import MODES, SWITCH
 from services.search.query.sorting import SORTS
 
-from . import admin_schemas, schemas, venue_schemas
+from . import admin_schemas, people_schemas, schemas, venue_schemas
 
 F = TypeVar("F", bound=Callable)
 # Every model the document names (components/schemas), in the order people read them.
-COMPONENTS = (*schemas.COMPONENTS, *venue_schemas.COMPONENTS, *admin_schemas.COMPONENTS)
+COMPONENTS = (*schemas.COMPONENTS, *people_schemas.COMPONENTS, *venue_schemas.COMPONENTS, *admin_schemas.COMPONENTS)
 API_PREFIX = "/api/"
 REF = "#/components/schemas/{model}"
 TEXT = {"schema": {"type": "string"}}  # a text answer (BibTeX, CSV), by its media type
@@ -70,7 +72,8 @@ def _array_param(name: str, description: str, schema: dict) -> dict:
 FILTER_PARAMS = [
     {"name": "q", "in": "query", "required": False, "schema": {"type": "string", "maxLength": MAX_QUERY},
      "description": 'Query: words (all required), "phrases", -exclusion, OR, prefix*, and scopes '
-                    "title:, author:, abstract:, aff:, conference:, year:."},
+                    "title:, author:, abstract:, aff:, conference:, year:, and person:<id> (one person; author: is every "
+                    "person of a name)."},
     *(_array_param(facet.name, facet.description, facet.item_schema()) for facet in FACETS),
     {"name": "sort", "in": "query", "required": False, "allowEmptyValue": True,
      "description": "Order (case-insensitive); relevance when empty or absent.",
@@ -110,6 +113,17 @@ LIST_IDS_PARAM = {"name": "ids", "in": "query", "required": False,
                   "schema": {"type": "string", "pattern": LIST_IDS_PATTERN}}
 PAPER_ID = {"name": "paper_id", "in": "path", "required": True,
             "schema": {"type": "string", "minLength": 1, "maxLength": MAX_PAPER_ID}}
+PERSON_ID = {"name": "person_id", "in": "path", "required": True, "description": "A person id (p and 12 hex digits).",
+             "schema": {"type": "string", "pattern": f"^{PERSON_ID_PATTERN}$"}}
+PERSON_PAGING = [
+    {"name": "page", "in": "query", "required": False, "description": "1-based page of the person's papers.",
+     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_WINDOW}},
+    {"name": "page_size", "in": "query", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}},
+]
+AUTHOR_NAME = {"name": "name", "in": "query", "required": True,
+               "description": "An author's name, as written on papers (case, accents, middle initials and hyphens aside).",
+               "schema": {"type": "string", "maxLength": MAX_AUTHOR_NAME}}
 TASK_ID = {"name": "task_id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
 SEARCH_AFTER_PARAM = {"name": "search_after", "in": "query", "required": False,
                       "schema": {"type": "string", "maxLength": 400}, "description": "Cursor from next_search_after."}

@@ -49,6 +49,9 @@ class PaperSummary(Answer):
     id: str
     title: str
     authors: list[str]
+    author_ids: list[str | None] = Field(
+        description="Who each author is, in the order of authors: a person id (GET /api/v1/people/{id}), or null "
+                    "where it is not decided yet.")
     conference: str
     conference_name: str
     year: int

@@ -30,6 +30,7 @@ from services.search.records.paper_names import named_as as _named_as
 from .. import urls
 from . import textfilters, venue_tools
 from .abstract_links import abstract_links
+from .answers import profiles
 
 STATIC = Path(__file__).parents[1] / "static"
 
@@ -45,7 +46,8 @@ def install(app: Flask) -> None:
                                  abstract_links=abstract_links, search_example=textfilters.SEARCH_EXAMPLE,
                                  venue_of=venues.lookup, max_list_papers=MAX_LIST_PAPERS,
                                  share=venue_tools.share, decision_label=venue_tools.decision_label,
-                                 map_min_papers=app.config["SETTINGS"].map_min_papers, named_as=named_as)
+                                 map_min_papers=app.config["SETTINGS"].map_min_papers, named_as=named_as,
+                                 author_path=urls.author_path, person_path=urls.person_path, profile_links=profiles)
     app.jinja_env.filters.update(textfilters.FILTERS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

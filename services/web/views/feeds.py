@@ -1,4 +1,5 @@
-"""Atom 1.0 feeds of any search (``/search.atom``): the same result set, newest first.
+"""Atom 1.0 feeds of any search (``/search.atom``): the same result set, newest first; and of a person's papers
+(``/people/<id>.atom``: following them; a merged id's feed moves to its successor's, 301).
 
 Entries and the document are rendered by :mod:`..render.feeds`; caching (ETag,
 Cache-Control) is the site's, as for search pages.
@@ -6,14 +7,14 @@ Cache-Control) is the site's, as for search pages.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, abort, redirect, url_for
 
 from services.search.limits import FEED_ENTRIES
 
 from .. import extensions
 from ..policy import policy
-from ..render.feeds import atom
-from .inputs import search_request
+from ..render.feeds import atom, person_atom
+from .inputs import person_or_404, search_request
 
 bp = Blueprint("feeds", __name__)
 
@@ -24,3 +25,15 @@ def search_feed():
     req = search_request()
     papers = extensions.reads().feed(req.with_page(1, sort="newest", page_size=FEED_ENTRIES))
     return Response(atom(req, papers), mimetype="application/atom+xml")
+
+
+@bp.get("/people/<person_id>.atom")
+@policy(edge=True)
+def person_feed(person_id: str):
+    found = person_or_404(person_id, size=FEED_ENTRIES)
+    if found.successor and found.successor.change == "merged":
+        return redirect(url_for("feeds.person_feed", person_id=found.successor.successors[0]), 301)
+    if not found.person:
+        abort(404, description=f"'{person_id}' was split into several people: follow one of them "
+                               f"({', '.join(found.successor.successors)}).")
+    return Response(person_atom(found.person, found.papers), mimetype="application/atom+xml")

@@ -1,5 +1,5 @@
 """The request as typed values: a validated :class:`SearchRequest`, a similar request and its
-text, a format chosen from a table, the paper a URL names, the venues that have papers, a reading
+text, a format chosen from a table, the paper or the person a URL names, the venues that have papers, a reading
 list's ids, a typed score.
 
 Every view reads its input through these, so a parameter means the same on every route
@@ -23,13 +23,16 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 from werkzeug.datastructures import MultiDict
 
 from services.search.answers.browse import ConferenceSummary
+from services.search.answers.people import PersonPage
 from services.search.answers.stats import VenueYear
 from services.search.catalogue import venues
 from services.search.errors import InvalidRequest
 from services.search.limits import (
     DEFAULT_PAGE_SIZE,
     LIST_IDS_PATTERN,
+    MAX_AUTHOR_NAME,
     MAX_LIST_PAPERS,
+    MAX_PAGE_SIZE,
     MAX_PAPER_ID,
     MAX_SIMILAR_TEXT,
     MAX_SUGGEST_PREFIX,
@@ -37,10 +40,12 @@ from services.search.limits import (
     MAX_YEAR,
     MIN_YEAR,
     PAPER_ID_PATTERN,
+    PERSON_PAGE_PAPERS,
 )
 from services.search.query.facets import FACETS
-from services.search.query.request import SearchRequest, parse_request, whole_number
+from services.search.query.request import SearchRequest, number_in_range, parse_request, whole_number
 from services.search.records.model import Paper
+from services.search.records.people import is_person_id
 
 from .. import extensions
 
@@ -110,6 +115,39 @@ def paper_or_404(paper_id: str) -> Paper:
     if not found:
         abort(404, description=f"No paper with id '{paper_id[:MAX_PAPER_ID]}'.")
     return found
+
+
+def person_or_404(person_id: str, *, size: int = PERSON_PAGE_PAPERS) -> PersonPage:
+    """The page of the person a URL names, at the URL's ``page`` (``size`` papers a page): a 404 with a message for
+    an id that is not one in form (never looked up) or that no person ever had."""
+    if not is_person_id(person_id):
+        abort(404, description=f"'{person_id[:40]}' is not a person id (a person's address is /people/p and 12 "
+                               "hex digits).")
+    found = extensions.reads().person(person_id, _integer_arg("page", 1, MAX_WINDOW) or 1, size)
+    if not found:
+        abort(404, description=f"No person with the id '{person_id}'.")
+    return found
+
+
+def person_page_size() -> int:
+    """The API's ``page_size`` of a person's papers (the site's pages list PERSON_PAGE_PAPERS)."""
+    return _integer_arg("page_size", 1, MAX_PAGE_SIZE) or PERSON_PAGE_PAPERS
+
+
+def _integer_arg(name: str, lo: int, hi: int) -> int | None:
+    """A whole-number parameter within [lo, hi] (absent or blank: None); anything else is a 400."""
+    text = request.args.get(name, "").strip()
+    return number_in_range(name, text, lo, hi) if text else None
+
+
+def author_name() -> str:
+    """The API's ``name`` of the people of a name: required, at most MAX_AUTHOR_NAME characters."""
+    name = request.args.get("name")
+    if name is None:
+        raise InvalidRequest("name", "required: the name whose people to list")
+    if len(name) > MAX_AUTHOR_NAME:
+        raise InvalidRequest("name", f"at most {MAX_AUTHOR_NAME} characters")
+    return name
 
 
 LIST_IDS = "ids"  # the parameter of a reading list: ids separated by commas (limits.LIST_IDS_PATTERN)

@@ -1,4 +1,4 @@
-"""HTML pages: the front page, results, a paper, the browse pages, the API's docs for people."""
+"""HTML pages: the front page, results, a paper, the browse pages (a name's page lists its people), the API's docs."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from services.search.answers.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTION
 from services.search.answers.stats import VenueYear
 from services.search.catalogue import taxonomy, venues
 from services.search.errors import SearchUnavailable
+from services.search.limits import MAX_AUTHOR_NAME
 from services.search.query.request import SearchRequest
 from services.search.query.sorting import DEFAULT_SORT, effective_sort
 
@@ -19,7 +20,7 @@ from ..policy import policy
 from ..render import bibtex
 from ..render import trends as trends_render
 from ..render.openapi import openapi_document, undocumented
-from ..urls import public_url, url_with
+from ..urls import person_path, public_url, url_with
 from .inputs import asks_other_page, one_venue_year, page_request, paper_or_404, search_request
 
 bp = Blueprint("pages", __name__)
@@ -244,7 +245,15 @@ def topic(slug: str):
 @bp.get("/authors/<path:name>")
 @policy(edge=True, whole_answer=True)
 def author(name: str):
-    profile = extensions.reads().author(name[:200])
+    """A name: the short list of its people (several), their page (one: 302, as who a name is may change with
+    an ingest), or, where no person holds it yet, the papers of the name as written."""
+    name = name[:MAX_AUTHOR_NAME]
+    people = extensions.reads().people_named(name)
+    if len(people) == 1:
+        return redirect(person_path(people[0].person_id), 302)
+    if people:
+        return render_template("people_named.html", name=people[0].name, people=people)
+    profile = extensions.reads().author(name)
     if not profile.total and not profile.hidden:
         abort(404, description=f"No papers by '{name[:100]}'.")
     if profile.name != name:

@@ -112,3 +112,14 @@ def test_export_documents_a_reading_lists_ids_with_the_pattern_the_view_validate
         documented = bool(pattern.search(ids))
         answered = fake_client.get("/api/v1/export", query_string={"ids": ids, "format": "json"}).status_code
         assert (answered == 200) == documented, (ids, answered)
+
+
+def test_people_are_operations_whose_ids_have_the_pattern_the_view_validates(app):
+    from services.search.limits import PERSON_ID_PATTERN
+
+    paths = openapi_document(app)["paths"]
+    person = paths["/api/v1/people/{person_id}"]["get"]
+    assert person["operationId"] == "getPerson" and "404" in person["responses"]
+    assert person["parameters"][0]["schema"]["pattern"] == f"^{PERSON_ID_PATTERN}$"
+    named = paths["/api/v1/people"]["get"]
+    assert named["parameters"][0]["name"] == "name" and named["parameters"][0]["required"]

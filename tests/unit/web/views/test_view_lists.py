@@ -24,7 +24,7 @@ def test_a_list_page_shows_its_papers_in_order_and_exports_them(fake_client, fak
     assert 'data-star="iclr-2018-p1"' in page and 'aria-pressed="false"' in page
 
 
-@pytest.mark.parametrize("path", ["/", "/authors/Ada Lovelace", "/papers/iclr-2018-p1", "/search?q=graph",
+@pytest.mark.parametrize("path", ["/", "/authors/Kaiming He", "/people/pada000000001", "/papers/iclr-2018-p1", "/search?q=graph",
                                   "/conferences/iclr/2018", "/list?ids=iclr-2018-p1"])
 def test_every_paper_card_has_its_star(fake_client, path):
     page = fake_client.get(path).get_data(as_text=True)

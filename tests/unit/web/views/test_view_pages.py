@@ -106,7 +106,7 @@ def test_a_page_that_is_not_ascii_digits_is_a_400_page(fake_client, page):
 def test_a_paper_page_shows_its_details_bibtex_and_neighbours(fake_client):
     html = _html(fake_client.get("/papers/iclr-2018-p1"))
     assert "Graph Attention Networks" in html and "@inproceedings" in html and "Similar papers" in html
-    assert 'href="/authors/Ada%20Lovelace"' in html
+    assert 'href="/people/pada000000001">Ada Lovelace</a>' in html  # each author to their person
 
 
 def test_a_paper_page_has_its_links_under_the_authors_and_marks_versions_of_itself(fake_reads):
@@ -219,9 +219,10 @@ def test_a_browse_page_with_filters_of_its_own_becomes_a_search(fake_client):
 def test_topic_and_author_pages(fake_client):
     assert "Graph Attention Networks" in _html(fake_client.get("/topics/graph-learning"))
     assert fake_client.get("/topics/no-such-topic").status_code == 404
-    assert "Graph Attention Networks" in _html(fake_client.get("/authors/Ada Lovelace"))
-    moved = fake_client.get("/authors/ada lovelace")
-    assert moved.status_code == 302 and moved.headers["Location"] == "/authors/Ada%20Lovelace"
+    # A name no person holds yet (undecided) is the name's page, as before people.
+    assert "Deep Residual Learning" in _html(fake_client.get("/authors/Kaiming He"))
+    moved = fake_client.get("/authors/kaiming he")
+    assert moved.status_code == 302 and moved.headers["Location"] == "/authors/Kaiming%20He"
     assert fake_client.get("/authors/Nobody At All").status_code == 404
 
 
