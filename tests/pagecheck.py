@@ -16,7 +16,7 @@ from html import unescape
 from typing import Callable, Protocol
 from urllib.parse import quote, urlsplit
 
-from services.search.limits import AUTHOR_PAGE_PAPERS, DEFAULT_PAGE_SIZE
+from services.search.limits import AUTHOR_PAGE_PAPERS, DEFAULT_PAGE_SIZE, PERSON_PAGE_PAPERS
 
 FOLLOWED_PER_FACET = 3  # facet values whose link is followed on each page
 
@@ -140,13 +140,31 @@ def check_conference_year(site: Site, slug: str, year: int, report: CountReport)
 
 
 def check_author(site: Site, name: str, report: CountReport) -> None:
-    """The author page's total, hidden note, cards and per-conference counts against searches."""
+    """A name's page: its person's page (one person), each person's page it lists (several), or the name's own
+    page (no person yet), each checked against searches (:func:`_check_profile`)."""
     where = f"/authors/{quote(name)}"
-    text = html(site, where)
+    page = site.get(where)
+    if page.status in (301, 302):
+        where = urlsplit(page.location).path
+        return _check_profile(site, where, html(site, where), report, where.removeprefix("/people/"))
+    assert page.status == 200, (where, page.status)
+    people = list(dict.fromkeys(re.findall(r'<h2 class="person-label"><a href="(/people/[^"]+)">', page.text)))
+    if not people:
+        return _check_profile(site, where, page.text, report, name)
     report.pages += 1
+    for path in people[:2]:
+        _check_profile(site, path, html(site, path), report, path.removeprefix("/people/"))
+
+
+def _check_profile(site: Site, where: str, text: str, report: CountReport, author: str) -> None:
+    """An author's or a person's page: its total, hidden note, cards and per-venue counts against searches for
+    ``author`` (the name, or the person id)."""
+    report.pages += 1
+    person = where.startswith("/people/")
     total = number(re.search(r'<p class="author-total">([\d,]+) papers?', text).group(1))
-    report.expect(where, "the cards", min(total, AUTHOR_PAGE_PAPERS), text.count('class="paper-card"'))
-    search = f"/search?author={quote(name)}"
+    report.expect(where, "the cards", min(total, PERSON_PAGE_PAPERS if person else AUTHOR_PAGE_PAPERS),
+                  text.count('class="paper-card"'))
+    search = f"/search?author={quote(author)}"
     report.expect(where, "the total", total, listed_total(html(site, search)))
     report.followed += 1
     hidden = re.search(r'\+ ([\d,]+) rejected or withdrawn — <a href="([^"]+)">show</a>', text)
@@ -154,7 +172,7 @@ def check_author(site: Site, name: str, report: CountReport) -> None:
         report.expect(where, "the hidden-papers note", number(hidden.group(1)),
                       listed_total(html(site, unescape(hidden.group(2)))))
         report.followed += 1
-    venues = re.search(r"<h2>Conferences</h2><ul>(.*?)</ul>", text, re.S)
+    venues = re.search(r"<h2>(?:Conferences|Venues)</h2><ul>(.*?)</ul>", text, re.S)
     rows = re.findall(r'<a href="([^"]+)">[^<]+</a> <span class="count">([\d,]+)</span>', venues.group(1)) if venues else []
     report.expect(where, "the conferences' sum", sum(number(n) for _, n in rows), total)
     for href, count in rows[:FOLLOWED_PER_FACET]:
