@@ -256,12 +256,14 @@ def test_paper_without_abstract_says_where_to_read_it(client):
 
 def test_link_crawl_finds_no_broken_page(client):
     """Breadth-first from the front page over every page type; every internal link answers."""
-    # Seed one of each page type the front page may not reach in the first few hundred links.
-    seeds = ["/", "/conferences", "/topics", "/api/docs", "/search?q=diffusion", "/conferences/iclr/2025"]
+    # Seed one of each page type the front page may not reach in the first few hundred links (cards link
+    # authors to their people; a name's own page is reached from a name several people share).
+    seeds = ["/", "/conferences", "/topics", "/api/docs", "/search?q=diffusion", "/conferences/iclr/2025",
+             "/authors/Yang Liu"]
     report = crawl(ClientSite(client), seeds, CRAWL_LIMIT)
     assert not report.broken, report.broken[:20]
     assert report.fetched == CRAWL_LIMIT or report.exhausted
-    assert {"front", "search", "papers", "authors", "conferences", "topics"} <= report.kinds
+    assert {"front", "search", "papers", "authors", "people", "conferences", "topics"} <= report.kinds
 
 
 class _SimilarTimesOut:

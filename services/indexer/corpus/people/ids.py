@@ -54,6 +54,8 @@ def person_ids(slots: Sequence[Slot], clusters: Sequence[int],
     profile id two clusters hold (a source's shifted id list) names neither: each falls back to its earliest slot.
     """
     clusters = np.asarray(clusters, np.int64)
+    if not len(slots):
+        return []
     if ids is None:
         ids = ((i, pid) for i, slot in enumerate(slots) for pid in slot.profile_ids)
     anchored: dict[int, tuple[int, str]] = {}

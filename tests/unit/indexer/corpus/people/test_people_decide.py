@@ -98,3 +98,14 @@ def test_explain_gives_the_evidence_and_the_score():
     apart = explain(decision, ("nlp-0", 0), ("rob-0", 0), vectors)
     assert not apart.same_person and apart.probability < joined.probability
     assert "coauthor_idf" in apart.to_text()
+
+
+def test_a_corpus_without_authors_decides_no_person():
+    # an ingest of papers that list no author (a withdrawn year, a bare list) runs the pass over no slot
+    decision = decide([])
+    assert decision.persons == [] and decision.by_person() == {}
+
+
+def test_one_slot_is_one_person():
+    decision = decide([slot("p1", "Ann Lee", ())])
+    assert len(decision.persons) == 1 and decision.persons[0].startswith("p")
