@@ -1,4 +1,4 @@
-"""The ``paperlist`` command: up, down, purge-edge, status, ingest, reindex, maps, embeddings (one module per command).
+"""The ``paperlist`` command: up, down, purge-edge, status, ingest, reindex, maps, embeddings, people (one module per command).
 
 Failures an operator can cause or meet (a missing file, Elasticsearch down, no worker)
 end with one ``error:`` line and a non-zero exit, never a traceback.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from . import embeddings, ingest, maps, reindex, stack, status
+from . import embeddings, ingest, maps, people, reindex, stack, status
 
 __all__ = ["main"]
 
@@ -19,5 +19,5 @@ def main() -> None:
 
 
 for _command in (stack.up, stack.down, stack.purge_edge, status.status, ingest.ingest, reindex.reindex,
-                 maps.maps, embeddings.embeddings):
+                 maps.maps, embeddings.embeddings, people.people):
     main.add_command(_command)

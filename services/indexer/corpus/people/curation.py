@@ -81,21 +81,41 @@ class Applied:
     skipped: tuple[str, ...] = ()
 
 
+class OverridesError(ValueError):
+    """The overrides file cannot be read: the pass refuses it whole (the people keep the ids they have)."""
+
+
 def parse_overrides(text: str) -> Overrides:
-    data = tomllib.loads(text)
-    splits = tuple(Split(tuple(map(slot_ref, e["slots"])), str(e.get("name", ""))) for e in data.get("split", []))
-    merges = tuple(Merge(tuple(map(slot_ref, e.get("slots", []))), tuple(e.get("persons", [])), str(e.get("name", "")))
-                   for e in data.get("merge", []))
-    names = tuple(Naming(str(e["display"]), slot_ref(e["slot"]) if "slot" in e else None, str(e.get("person", "")))
-                  for e in data.get("name", []))
+    try:
+        data = tomllib.loads(text)
+        splits = tuple(Split(tuple(map(slot_ref, e["slots"])), str(e.get("name", ""))) for e in data.get("split", []))
+        merges = tuple(Merge(tuple(map(slot_ref, e.get("slots", []))), tuple(e.get("persons", [])),
+                             str(e.get("name", ""))) for e in data.get("merge", []))
+        names = tuple(Naming(str(e["display"]), slot_ref(e["slot"]) if "slot" in e else None, str(e.get("person", "")))
+                      for e in data.get("name", []))
+    except KeyError as exc:
+        raise OverridesError(f"an entry lacks its {exc.args[0]!r}") from None
+    except (TypeError, AttributeError) as exc:
+        raise OverridesError(f"an entry is not a table of the documented keys ({exc})") from None
+    except ValueError as exc:  # TOML syntax, a malformed slot
+        raise OverridesError(str(exc)) from None
     for merge in merges:
         if len(merge.slots) + len(merge.persons) < 2 and not merge.name:
-            raise ValueError("a merge names at least two slots or persons")
+            raise OverridesError("a merge names at least two slots or persons")
+    for naming in names:
+        if naming.slot is None and not naming.person:
+            raise OverridesError(f"the name {naming.display!r} names neither a slot nor a person")
     return Overrides(splits, merges, names)
 
 
 def load_overrides(path: Path) -> Overrides:
-    return parse_overrides(path.read_text(encoding="utf-8")) if path.exists() else Overrides()
+    """The file's overrides (none when there is no file); an unreadable one is an :class:`OverridesError`."""
+    if not path.exists():
+        return Overrides()
+    try:
+        return parse_overrides(path.read_text(encoding="utf-8"))
+    except OverridesError as exc:
+        raise OverridesError(f"{path.name}: {exc}") from None
 
 
 def apply_overrides(slots: Sequence[Slot], clusters: np.ndarray, overrides: Overrides,

@@ -26,7 +26,7 @@ from services.search.records.embedding import EMBEDDING
 from services.search.records.people import Person, Successor
 
 from .curation import Overrides, load_overrides
-from .decide import decide
+from .decide import Decision, decide
 from .ids import redirects
 from .slots import Slot, credible, profile_ids
 from .succession import stable_ids
@@ -59,6 +59,8 @@ def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, people_index: s
     facts, slots, previous, stored_ids, vectors = _read(es, alias)
     deciding = time.monotonic()
     decision = decide(slots, vectors, overrides=overrides if overrides is not None else load_overrides(OVERRIDES))
+    for problem in decision.skipped:
+        log.warning("people pass over %s: an override names nothing: %s", alias, problem)
     persons = stable_ids(slots, decision.clusters, decision.persons, previous)
     decide_seconds = time.monotonic() - deciding
     current = {slot.key: person for slot, person in zip(slots, persons)}
@@ -68,13 +70,31 @@ def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, people_index: s
         if ids != stored_ids.get(paper.paper_id):
             updates[paper.paper_id] = {"author_ids": ids}
     updated = update_papers(es, client, alias, updates)
-    people = summaries(facts, current)
+    display = {stable: decision.names[chosen] for stable, chosen in zip(persons, decision.persons)
+               if chosen in decision.names}
+    people = summaries(facts, current, display)
     retired = redirects(previous, current)
     written = _store(es, people_index, people, retired)
     result = PassResult(len(facts), len(slots), len(people), updated, written, len(retired),
                         round(time.monotonic() - started, 1), round(decide_seconds, 1))
     log.info("people pass over %s: %s", alias, result)
     return result
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An alias's people as the pass would decide them now, for an operator's questions (no write)."""
+
+    decision: Decision
+    vectors: np.ndarray | None
+    stored: dict[tuple[str, int], str]      # (paper id, position) -> the person id the index holds
+
+
+def decide_alias(es: Elasticsearch, alias: str, overrides: Overrides | None = None) -> Reading:
+    """Read ``alias`` and decide its people as :func:`run_pass` would, writing nothing."""
+    _, slots, previous, _, vectors = _read(es, alias)
+    decision = decide(slots, vectors, overrides=overrides if overrides is not None else load_overrides(OVERRIDES))
+    return Reading(decision, vectors, previous)
 
 
 def _read(es: Elasticsearch, alias: str):

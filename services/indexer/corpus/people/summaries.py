@@ -41,14 +41,20 @@ class PaperFacts:
     orcids: tuple[str, ...]
 
 
-def summaries(papers: Sequence[PaperFacts], persons: Mapping[tuple[str, int], str]) -> list[Person]:
-    """A :class:`Person` for every person id of ``persons`` ((paper id, place) -> person id)."""
+def summaries(papers: Sequence[PaperFacts], persons: Mapping[tuple[str, int], str],
+              display: Mapping[str, str] | None = None) -> list[Person]:
+    """A :class:`Person` for every person id of ``persons`` ((paper id, place) -> person id).
+
+    A person is called by the spelling most of their papers use, or by the name an operator's override
+    gives them (``display``: person id -> name); their name block stays that of their spellings.
+    """
     places: dict[str, list[tuple[PaperFacts, int]]] = defaultdict(list)
     for paper in papers:
         for place in range(len(paper.names)):
             if (person := persons.get((paper.paper_id, place))) is not None:
                 places[person].append((paper, place))
-    names = {person: _spellings(held).most_common(1)[0][0] for person, held in places.items()}
+    names = {person: (display or {}).get(person) or _spellings(held).most_common(1)[0][0]
+             for person, held in places.items()}
     return [_person(person, held, persons, names) for person, held in sorted(places.items())]
 
 
@@ -71,7 +77,7 @@ def _person(person_id: str, held: list[tuple[PaperFacts, int]], persons: Mapping
     years = [p.year for p in shown]
     return Person(
         person_id=person_id,
-        name=spellings.most_common(1)[0][0],
+        name=names[person_id],
         name_key=block_key(spellings.most_common(1)[0][0]),
         names=[name for name, _ in spellings.most_common()],
         papers=len(listed),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -109,3 +111,26 @@ def test_a_bad_override_file_is_refused():
 def test_person_ids_match_the_one_person_form():
     slots = corpus()
     assert person_ids(slots, np.array([3, 3, 5, 5]))[2] == person_id(slots[2:])
+
+
+@pytest.mark.parametrize("text, says", [
+    ('[[split]]\nslots = ["no-position"]\n', "not a slot"),
+    ('[[merge]]\nslots = ["a#0"]\n', "at least two"),
+    ('[[split]]\nname = "Ann"\n', "lacks its 'slots'"),
+    ('[[name]]\ndisplay = "Ann"\n', "neither a slot nor a person"),
+    ('split = 3\n', "not a table"),
+    ('[[split]\n', "Expected"),
+])
+def test_a_bad_override_says_what_is_wrong(text, says):
+    from services.indexer.corpus.people.curation import OverridesError
+
+    with pytest.raises(OverridesError, match=re.escape(says) if says != "Expected" else "(?i)expected"):
+        parse_overrides(text)
+
+
+def test_the_shipped_overrides_file_parses():
+    from services.indexer.corpus.people.curation import load_overrides
+    from services.indexer.corpus.people.index_pass import OVERRIDES
+
+    assert OVERRIDES.exists()
+    load_overrides(OVERRIDES)  # an operator's entry that does not parse fails here, before any pass

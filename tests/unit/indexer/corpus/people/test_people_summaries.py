@@ -31,3 +31,13 @@ def test_two_people_of_one_name_are_summed_up_apart():
     assert (two.papers, two.hidden) == (0, 1)
     assert [a.value for a in two.affiliations] == ["Amazon", "UCSC"]
     assert two.newest.paper_id == "c"
+
+
+def test_an_operators_display_name_calls_the_person_and_their_coauthors_by_it():
+    papers = [paper("a", 2019, ("Yang Liu", "Maosong Sun", "Zhiyuan Liu"), ("Tsinghua University", "", ""))]
+    persons = {("a", 0): "p1", ("a", 1): "p3"}
+    by_id = {p.person_id: p for p in summaries(papers, persons, {"p1": "Yang Liu (Tsinghua NLP)"})}
+    assert by_id["p1"].name == "Yang Liu (Tsinghua NLP)"
+    assert by_id["p1"].name_key == "yang liu"        # still one of the name's people
+    assert "Yang Liu (Tsinghua NLP)" in {c.name for c in by_id["p3"].coauthors}
+    assert by_id["p3"].name == "Maosong Sun"
