@@ -125,6 +125,7 @@ def test_compose_config_interpolates_the_environment(compose: list[str]) -> None
     assert services["web"]["environment"].get("PAPERLIST_ADMIN_TOKEN") is None, \
         "an unset PAPERLIST_ADMIN_TOKEN must stay unset in the container (admin API disabled)"
     assert services["elasticsearch"]["environment"]["ES_JAVA_OPTS"] == "-Xms1g -Xmx1g"
+    assert "/run:uid=101,gid=101" in services[FRONT]["tmpfs"], "Compose keeps the tmpfs's owner"
 
     custom = _config(compose, "--format", "json",
                      PAPERLIST_PORT="9100", PAPERLIST_ADMIN_TOKEN="t0ken", ES_HEAP="2g")
@@ -181,6 +182,15 @@ def _mounts(service: dict) -> list[dict]:
     return mounts
 
 
+def _tmpfs(service: dict) -> dict[str, dict[str, str]]:
+    """tmpfs entries as {path: {option: value}}: "/run:uid=101,gid=101" -> {"/run": {"uid": "101", ...}}."""
+    mounts = {}
+    for item in service.get("tmpfs") or []:
+        path, _, options = str(item).partition(":")
+        mounts[path] = dict((opt.split("=", 1) + [""])[:2] for opt in options.split(",") if opt)
+    return mounts
+
+
 def _seconds(duration: str | int) -> float:
     if isinstance(duration, int):
         return float(duration)
@@ -228,8 +238,26 @@ def test_nginx_fronts_gunicorn_from_the_shared_template(services: dict) -> None:
     script = mounts[f"{env['PAPERLIST_NJS_DIR']}/edge_key.js"]
     assert (ROOT / script["source"]).resolve() == NGINX_TEMPLATE.parent / "edge_key.js"
     assert nginx["depends_on"]["web"]["condition"] == "service_healthy"
-    assert "/etc/nginx/conf.d" in nginx["tmpfs"], "the rendered template needs a writable conf.d"
+    assert "/etc/nginx/conf.d" in _tmpfs(nginx), "the rendered template needs a writable conf.d"
     assert str(nginx["user"]).split(":")[0] not in ("0", "root")
+
+
+def test_nginx_can_write_its_scratch_mounts(services: dict) -> None:
+    """Docker mounts a tmpfs root's and 0755: nginx's user must own every one it writes, or the
+    entrypoint cannot render conf.d and nginx cannot write its pid file (a restart loop). A mode
+    (1777) does not do: runc puts the image directory's mode back."""
+    nginx = services[FRONT]
+    uid, _, gid = str(nginx["user"]).partition(":")
+    main = (NGINX_TEMPLATE.parent / "nginx.docker.conf").read_text()
+    pid_dir = str(Path(re.search(r"^pid\s+(\S+);", main, re.M).group(1)).parent).replace("/var/run", "/run")
+    written = {"/etc/nginx/conf.d", pid_dir, _env(nginx)["PAPERLIST_EDGE_CACHE_DIR"].rsplit("/", 1)[0]}
+    assert written == {"/etc/nginx/conf.d", "/run", "/var/cache/nginx"}
+    mounts = _tmpfs(nginx)
+    for path in sorted(written):
+        assert path in mounts, f"{path}: nginx writes it, so it needs a tmpfs (read-only root)"
+        options = mounts[path]
+        assert (options.get("uid"), options.get("gid")) == (uid, gid or uid), \
+            f"{path}: a tmpfs owned by root; nginx runs as {nginx['user']} (add :uid={uid},gid={gid or uid})"
 
 
 def test_images_are_pinned(services: dict) -> None:
