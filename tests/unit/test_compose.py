@@ -260,6 +260,52 @@ def test_nginx_can_write_its_scratch_mounts(services: dict) -> None:
             f"{path}: a tmpfs owned by root; nginx runs as {nginx['user']} (add :uid={uid},gid={gid or uid})"
 
 
+def _run_healthcheck(test: list[str], monkeypatch, replies: dict | None, host: str = "abc123") -> int:
+    """Exit status of the worker's healthcheck (`python -c CODE`), Celery's answer given."""
+    assert test[:3] == ["CMD", "python", "-c"], test
+    asked = {}
+
+    class Inspect:
+        def __init__(self, destination=None, timeout=None):
+            asked.update(destination=destination, timeout=timeout)
+
+        def active_queues(self):
+            return replies
+
+    class App:
+        control = type("Control", (), {"inspect": staticmethod(Inspect)})
+
+    import socket
+
+    import services.indexer.celery_app as celery_app
+    monkeypatch.setattr(celery_app, "create_celery", lambda settings: App())
+    monkeypatch.setattr(socket, "gethostname", lambda: host)
+    try:
+        exec(compile(test[3], "<healthcheck>", "exec"), {"__name__": "__main__"})
+    except SystemExit as done:
+        assert asked["destination"] == [f"celery@{host}"], "the check must ask this container's worker only"
+        assert asked["timeout"] and asked["timeout"] < 10
+        return int(done.code or 0)
+    raise AssertionError("the healthcheck did not exit with a status")
+
+
+def test_bootstrap_waits_for_a_worker_that_answers(services: dict, monkeypatch) -> None:
+    """On a first `up` the bootstrap pinged once, before the worker was ready, and exited 2 with an
+    empty index: it must wait for a worker whose healthcheck says it consumes the queue."""
+    worker, bootstrap = services["worker"], services["bootstrap"]
+    assert bootstrap["depends_on"]["worker"]["condition"] == "service_healthy"
+    check = worker.get("healthcheck") or {}
+    assert check.get("test") and not check.get("disable"), "the worker has no healthcheck"
+    queue = Settings.model_fields["queue"].default
+    own = {"celery@abc123": [{"name": queue}]}
+    assert _run_healthcheck(check["test"], monkeypatch, own) == 0
+    assert _run_healthcheck(check["test"], monkeypatch, None) == 1                                  # no answer
+    assert _run_healthcheck(check["test"], monkeypatch, {"celery@abc123": [{"name": "other"}]}) == 1
+    # The check's own wait fits its timeout, and the worker has a start period to get ready in.
+    assert _seconds(check["timeout"]) > 5 and _seconds(check.get("start_period", "0s")) >= 30
+    assert _seconds(check["interval"]) <= 30, "the bootstrap waits at least one interval"
+
+
 def test_images_are_pinned(services: dict) -> None:
     for name, svc in services.items():
         image = svc["image"]
@@ -303,7 +349,7 @@ def test_dependencies_on_backends_wait_for_health(services: dict) -> None:
                 assert depends[backend].get("condition") == "service_healthy", f"{name} -> {backend}"
     for name in APP_SERVICES:
         assert set(BACKENDS) <= set(services[name].get("depends_on") or {}), name
-    assert services["bootstrap"]["depends_on"]["worker"]["condition"] == "service_started"
+    assert services["bootstrap"]["depends_on"]["worker"]["condition"] == "service_healthy"
 
 
 def test_backends_have_healthchecks_and_named_volumes(spec: dict, services: dict) -> None:
