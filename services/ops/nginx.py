@@ -119,6 +119,8 @@ class LocalNginx:
             "PAPERLIST_EDGE_CACHE_SIZE": self.settings.edge_cache_size,
             "PAPERLIST_EDGE_LOCK": edge_lock(self.settings.search_budget),
             "PAPERLIST_RATE_LIMIT_EXEMPT_GEO": exempt_geo(self.settings.rate_limit_exempt_networks),
+            # Clients keep their own addresses here: the app decides who may read /metrics.
+            "PAPERLIST_METRICS_ACCESS": "allow all;",
         }
         (self.dir / "paperlist.conf").write_text(render(TEMPLATES / "paperlist.conf.template", values))
         conf = self.dir / "nginx.conf"

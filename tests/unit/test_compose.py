@@ -125,6 +125,7 @@ def test_compose_config_interpolates_the_environment(compose: list[str]) -> None
     assert services["web"]["environment"].get("PAPERLIST_ADMIN_TOKEN") is None, \
         "an unset PAPERLIST_ADMIN_TOKEN must stay unset in the container (admin API disabled)"
     assert services["elasticsearch"]["environment"]["ES_JAVA_OPTS"] == "-Xms1g -Xmx1g"
+    assert services[FRONT]["environment"]["PAPERLIST_METRICS_ACCESS"] == "deny all;"
     assert "/run:uid=101,gid=101" in services[FRONT]["tmpfs"], "Compose keeps the tmpfs's owner"
 
     custom = _config(compose, "--format", "json",
@@ -304,6 +305,16 @@ def test_bootstrap_waits_for_a_worker_that_answers(services: dict, monkeypatch) 
     # The check's own wait fits its timeout, and the worker has a start period to get ready in.
     assert _seconds(check["timeout"]) > 5 and _seconds(check.get("start_period", "0s")) >= 30
     assert _seconds(check["interval"]) <= 30, "the bootstrap waits at least one interval"
+
+
+def test_metrics_stay_on_the_compose_network(services: dict) -> None:
+    """Host clients reach nginx from the bridge's gateway, a private address the app answers
+    /metrics to: the published port refuses it; web:8000 answers it on the compose network."""
+    env = _env(services[FRONT])
+    assert env["PAPERLIST_METRICS_ACCESS"] == "${PAPERLIST_METRICS_ACCESS:-deny all;}"
+    location = NGINX_TEMPLATE.read_text().split("location = /metrics {", 1)[1].split("\n    }", 1)[0]
+    assert "${PAPERLIST_METRICS_ACCESS}" in location and "proxy_pass" in location
+    assert services["web"].get("expose") == ["8000"] and not services["web"].get("ports")
 
 
 def test_images_are_pinned(services: dict) -> None:

@@ -39,7 +39,7 @@ def test_the_rendered_front_bounds_the_edge_and_exempts_the_configured_networks(
     assert f"proxy_cache_path {front.edge_cache} " in conf and "max_size=64m" in conf and "keys_zone=paperlist_edge:10m" in conf
     geo = conf.split("geo $paperlist_limited {", 1)[1].split("}", 1)[0]
     assert "10.0.0.0/8 0;" in geo and "127.0.0.1" not in geo
-    cached, *_ = conf.split("location ~ ^/(healthz|readyz|metrics)$", 1)
+    cached, *_ = conf.split("location ~ ^/(healthz|readyz)$", 1)
     assert "proxy_cache paperlist_edge;" in cached and "proxy_cache_use_stale updating error timeout" in cached
     assert "proxy_cache_revalidate on;" in cached and "proxy_cache_lock on;" in cached
     assert "${" not in conf
