@@ -15,10 +15,13 @@ import os
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from services.ops.elasticsearch import ES_VERSION
 from services.ops.nginx import NJS_MODULE, edge_lock
@@ -28,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"
 DOCKERIGNORE = ROOT / ".dockerignore"
+LOCK = ROOT / "deploy" / "requirements.lock"
+PYPROJECT = ROOT / "pyproject.toml"
 HUNSPELL_SOURCE = ROOT / "deploy" / "elasticsearch" / "hunspell" / "en_US"
 HUNSPELL_TARGET = "/usr/share/elasticsearch/config/hunspell/en_US"
 BACKENDS = ("elasticsearch", "redis")
@@ -525,3 +530,66 @@ def test_dockerfile_sources_exist_and_are_not_ignored(dockerfile: list[tuple[str
             assert source.rstrip("/") not in ignored, f"COPY {source}: excluded by .dockerignore"
     for pattern in (".git", ".cache", "run", "bench/results", "**/__pycache__", ".pytest_cache", ".env"):
         assert pattern in ignored, f".dockerignore should keep {pattern} out"
+
+
+# -- the image's lock ----------------------------------------------------------------------
+
+def _lock_entries() -> dict[str, dict]:
+    """deploy/requirements.lock as {name: {"version", "hashes", "via"}} (uv's / pip-compile's layout)."""
+    entries: dict[str, dict] = {}
+    current = None
+    via_block = False
+    for raw in LOCK.read_text().splitlines():
+        line = raw.strip()
+        pin = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^]]*\])?==(\S+)", raw)
+        if pin:
+            current = entries.setdefault(canonicalize_name(pin.group(1)),
+                                         {"version": pin.group(3), "hashes": [], "via": set()})
+            via_block = False
+        elif current is not None and line.startswith("--hash="):
+            current["hashes"].append(line.split("=", 1)[1].rstrip(" \\"))
+        elif current is not None and line.startswith("# via"):
+            rest = line[len("# via"):].strip()
+            via_block = not rest
+            if rest:
+                current["via"].add(rest)
+        elif current is not None and via_block and line.startswith("#   "):
+            current["via"].add(line[4:].strip())
+    return entries
+
+
+def _dependencies() -> dict[str, Requirement]:
+    deps = tomllib.loads(PYPROJECT.read_text())["project"]["dependencies"]
+    return {canonicalize_name(r.name): r for r in map(Requirement, deps)}
+
+
+def test_the_lock_matches_pyprojects_dependencies() -> None:
+    """The lock is pyproject's dependencies resolved: regenerate it (its header's command) whenever
+    they change. Each direct dependency pinned within its range; nothing direct that pyproject lost."""
+    entries, deps = _lock_entries(), _dependencies()
+    header = LOCK.read_text().split("\n", 2)[1]
+    assert "compile pyproject.toml" in header and "--generate-hashes" in header, header
+    missing = sorted(set(deps) - set(entries))
+    assert not missing, f"in pyproject.toml but not in the lock: {missing}; regenerate deploy/requirements.lock"
+    for name, req in deps.items():
+        version = entries[name]["version"]
+        assert req.specifier.contains(version, prereleases=True), \
+            f"{name}=={version} in the lock is outside pyproject's {req}; regenerate deploy/requirements.lock"
+        assert "paperlist (pyproject.toml)" in entries[name]["via"], f"{name}: not pinned as a dependency of pyproject"
+    direct = {name for name, entry in entries.items() if "paperlist (pyproject.toml)" in entry["via"]}
+    assert direct == set(deps), f"the lock's direct dependencies differ from pyproject's: {sorted(direct ^ set(deps))}"
+    for name, entry in entries.items():
+        assert entry["hashes"] and all(h.startswith("sha256:") for h in entry["hashes"]), f"{name}: no hash"
+        assert entry["via"], f"{name}: pulled in by nothing"
+
+
+def test_the_image_installs_exactly_the_lock(dockerfile: list[tuple[str, str]]) -> None:
+    runs = " ".join(args for kw, args in dockerfile if kw == "RUN")
+    assert "install --require-hashes --no-deps -r requirements.lock" in runs
+    assert "install --no-deps --editable ." in runs, "the project itself must add no unlocked dependency"
+    assert re.search(r"pip --python \S+ check", runs)
+    copies = [args.split() for kw, args in dockerfile if kw == "COPY" and "--from" not in args]
+    assert any("deploy/requirements.lock" in c[:-1] for c in copies)
+    # The tests run the same versions: deploy/test installs with the lock's pins as constraints.
+    script = (ROOT / "deploy" / "test").read_text()
+    assert "deploy/requirements.lock >run/constraints.txt" in script and "-c run/constraints.txt" in script
