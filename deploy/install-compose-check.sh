@@ -19,46 +19,14 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SRC=$ROOT/deploy/compose-check
-BIN_DIR=${PAPERLIST_BIN_DIR:-$ROOT/.cache/bin}
-TARGET=$BIN_DIR/compose-check
-STORE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/paperlist
 DIGEST=$(cat "$SRC/go.mod" "$SRC/go.sum" "$SRC/main.go" | sha256sum | cut -c1-12)
-STORE=$STORE_DIR/compose-check-$DIGEST
+# shellcheck source=lib/go-install.sh
+. "$ROOT/deploy/lib/go-install.sh"
 
-if [ -x "$TARGET" ] && cmp -s "$TARGET" "$STORE" 2>/dev/null; then
-  echo "compose-check $DIGEST already at $TARGET"
-  exit 0
-fi
+build_compose_check() {
+  cd "$SRC"
+  go build -trimpath -ldflags "-s -w" -o "$1" .
+}
 
-mkdir -p "$BIN_DIR" "$STORE_DIR"
-exec 9>"$STORE.lock"
-command -v flock >/dev/null 2>&1 && flock 9   # one build at a time per machine
-
-how="cached in $STORE_DIR"
-if [ ! -x "$STORE" ]; then
-  if ! command -v go >/dev/null 2>&1; then
-    echo "install-compose-check: Go >= 1.24 is needed to build deploy/compose-check (not found)" >&2
-    exit 1
-  fi
-  start=$SECONDS
-  work=$(mktemp -d "$STORE_DIR/build.XXXXXX")
-  log=$STORE_DIR/build-compose-check.log
-  cleanup() { chmod -R u+w "$work" 2>/dev/null || true; rm -rf "$work"; }
-  trap cleanup EXIT
-  if ! (
-      export GOMODCACHE="$work/mod" GOCACHE="$work/cache" GOPATH="$work/gopath" \
-             GOTOOLCHAIN=local GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0
-      cd "$SRC"
-      go build -trimpath -ldflags "-s -w" -o "$work/compose-check" .
-      "$work/compose-check" version --short
-    ) >"$log" 2>&1; then
-    echo "install-compose-check: building deploy/compose-check failed; see $log:" >&2
-    tail -n 5 "$log" >&2
-    exit 1
-  fi
-  mv -f "$work/compose-check" "$STORE"
-  how="built from source in $((SECONDS - start))s"
-fi
-
-cp -f "$STORE" "$TARGET.tmp" && mv -f "$TARGET.tmp" "$TARGET"
-echo "compose-check $DIGEST (compose-go $("$TARGET" version --short)) installed at $TARGET ($how)"
+go_install compose-check "$DIGEST" build_compose_check
+echo "compose-check $DIGEST (compose-go $("${PAPERLIST_BIN_DIR:-$ROOT/.cache/bin}/compose-check" version --short)) at $GO_INSTALLED"
