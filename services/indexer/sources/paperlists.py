@@ -81,7 +81,14 @@ class PaperlistsReader:
         return origin_from_path(location, position)
 
     def read(self, location: str) -> SourceRead:
-        loaded = load(location)
+        return self.read_loaded(load(location))
+
+    def read_content(self, location: str, raw: bytes) -> SourceRead:
+        """The records of ``raw``, the bytes of ``location`` already fetched (a followed source's poll)."""
+        return self.read_loaded(decode(location, raw))
+
+    def read_loaded(self, loaded: LoadedSource) -> SourceRead:
+        location = loaded.location
         origin = self.origin(location, 0)
         read = SourceRead(location, origin, errors=loaded.errors)
         read.records = [RawRecord(Origin(location, pos, origin.conference, origin.year, format=self.format), data)
@@ -107,7 +114,11 @@ def origin_from_path(source: str, position: int) -> Origin:
 
 def load(location: str, timeout: float = 60.0) -> LoadedSource:
     """Read one source; raises :class:`SourceError` only when nothing at all can be read."""
-    raw = _fetch(location, timeout) if is_url(location) else _read(location)
+    return decode(location, _fetch(location, timeout) if is_url(location) else _read(location))
+
+
+def decode(location: str, raw: bytes) -> LoadedSource:
+    """The records of a file's bytes (gzip or not); raises :class:`SourceError` only when nothing can be read."""
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
