@@ -123,3 +123,54 @@ def reindex_building(alias: str) -> str:
 
 def reindex_retired(alias: str) -> str:
     return f"{PREFIX}:reindex:{alias}:retired"
+
+
+# -- the corpus passes after a write (services.indexer.ingest.passes) ------------------------------
+
+
+def passes(alias: str) -> str:
+    """The state of the corpus passes over ``alias`` (a hash: each pass's state, times and counts)."""
+    return f"{PREFIX}:passes:{alias}"
+
+
+def names_pending(alias: str) -> str:
+    """Ids of papers written since the last names pass took them (a set): the next pass's work."""
+    return f"{PREFIX}:passes:{alias}:names-pending"
+
+
+def pass_wanted(alias: str, name: str) -> str:
+    """Set when a pass of ``name`` over the whole alias is wanted (a prune deleted papers; the people pass)."""
+    return f"{PREFIX}:passes:{alias}:{name}-wanted"
+
+
+def pass_lock(alias: str, name: str) -> str:
+    """Held while a pass of ``name`` runs over ``alias``: one at a time, the others wait for it."""
+    return f"{PREFIX}:lock:pass:{name}:{alias}"
+
+
+# -- followed sources (services.indexer.follow) ----------------------------------------------------
+
+FOLLOW_TOTALS = f"{PREFIX}:follow:totals"  # polls per outcome over every source (/metrics shows them)
+
+
+def follow_failures(alias: str) -> str:
+    """Consecutive failures per followed source URL (a hash; /metrics reads it without Elasticsearch)."""
+    return f"{PREFIX}:follow:{alias}:failures"
+
+
+def follow_errors(alias: str) -> str:
+    """The last error per followed source URL (a hash)."""
+    return f"{PREFIX}:follow:{alias}:errors"
+
+
+def follow_claim(alias: str, source_id: str) -> str:
+    """Claimed by the scheduler's tick that sent the source's poll: a second tick (a second scheduler) sends none."""
+    return f"{PREFIX}:follow:{alias}:claim:{source_id}"
+
+
+def follow_lock(alias: str) -> str:
+    """Held while a poll of ``alias`` runs: one poll at a time, so the pool's other processes stay free for ingests."""
+    return f"{PREFIX}:lock:follow:{alias}"
+
+
+REDBEAT_PREFIX = f"{PREFIX}:beat:"  # celery-redbeat's schedule and its lock (the one scheduler)

@@ -75,6 +75,12 @@ class Settings(BaseSettings):
     home: Path = Field(PROJECT_ROOT, alias="PAPERLIST_HOME")
     sample_dir: Path = Field(PROJECT_ROOT / "data" / "sample", alias="PAPERLIST_SAMPLE")
     corpus_dir: Path = Field(PROJECT_ROOT.parent / "shared" / "data" / "paperlists", alias="PAPERLIST_CORPUS")
+    # Followed sources (issue 47): the scheduler `paperlist up` starts, the list an empty registry is seeded
+    # from (empty: none) and the base URL its files are read at (empty: the list's own, upstream).
+    follow: bool = Field(True, alias="PAPERLIST_FOLLOW")
+    follow_seed: Path | None = Field(PROJECT_ROOT / "data" / "followed" / "paperlists.toml", alias="PAPERLIST_FOLLOW_SEED")
+    follow_base: str = Field("", alias="PAPERLIST_FOLLOW_BASE")
+    follow_interval: int = Field(6 * 3600, alias="PAPERLIST_FOLLOW_INTERVAL", ge=10, le=30 * 24 * 3600)
     # Result cache in Redis in front of Elasticsearch (see services/web/cache/).
     cache_enabled: bool = Field(True, alias="PAPERLIST_CACHE")
     cache_ttl: int = Field(600, alias="PAPERLIST_CACHE_TTL", ge=1, le=7 * 24 * 3600)
@@ -115,6 +121,11 @@ class Settings(BaseSettings):
     def people_index_of(alias: str) -> str:
         """Where the people of ``alias`` live (``services.search.engine.people_store``): ``<alias>-people``."""
         return f"{alias}-people"
+
+    @field_validator("follow_seed", mode="before")
+    @classmethod
+    def _seed_file(cls, value: object) -> object:
+        return None if value in ("", None) else value
 
     @field_validator("embedding_model")
     @classmethod

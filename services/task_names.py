@@ -18,5 +18,9 @@ REINDEX_STATUS = "paperlist.reindex_status"    # the rebuild's state, for the ad
 REQUEST_REINDEX = "paperlist.request_reindex"  # start a rebuild unless one runs (the admin API)
 BUILD_MAPS = "paperlist.build_maps"            # choose the venue-years whose maps to make
 BUILD_MAP = "paperlist.build_map"              # lay out and store one venue-year's map
+FOLLOW_TICK = "paperlist.follow_tick"          # the scheduler's tick: send a poll for each due followed source
+POLL_SOURCE = "paperlist.poll_source"          # poll one followed source, ingest it when it changed
+PASSES_STATE = "paperlist.passes_state"        # the corpus passes' state, for the admin API
 
-ALL = (INGEST_BATCH, PRUNE, NAMES, PEOPLE, REINDEX, REINDEX_STATUS, REQUEST_REINDEX, BUILD_MAPS, BUILD_MAP)
+ALL = (INGEST_BATCH, PRUNE, NAMES, PEOPLE, REINDEX, REINDEX_STATUS, REQUEST_REINDEX, BUILD_MAPS, BUILD_MAP,
+       FOLLOW_TICK, POLL_SOURCE, PASSES_STATE)

@@ -184,6 +184,7 @@ def first_answer(client, url: str, seconds: float = 120):
 def run_ingest(settings, celery_app, es, redis_client, sources, alias: str, **kwargs):
     from services.indexer.ingest.dispatch import Ingest
 
+    kwargs.setdefault("wait_passes", True)  # the tests read what the corpus passes wrote
     job = Ingest(settings, celery_app, es, redis_client, alias=alias, **kwargs)
     return job.execute([str(s) for s in sources])  # ends with everything searchable
 

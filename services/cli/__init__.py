@@ -1,4 +1,5 @@
-"""The ``paperlist`` command: up, down, purge-edge, status, ingest, reindex, maps, embeddings, people (one module per command).
+"""The ``paperlist`` command: up, down, purge-edge, status, ingest, sources, passes, reindex, maps, embeddings, people
+(one module per command).
 
 Failures an operator can cause or meet (a missing file, Elasticsearch down, no worker)
 end with one ``error:`` line and a non-zero exit, never a traceback.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from . import embeddings, ingest, maps, people, reindex, stack, status
+from . import embeddings, ingest, maps, passes, people, reindex, sources, stack, status
 
 __all__ = ["main"]
 
@@ -18,6 +19,6 @@ def main() -> None:
     """paperlist: search engine for AI conference papers — operations."""
 
 
-for _command in (stack.up, stack.down, stack.purge_edge, status.status, ingest.ingest, reindex.reindex,
-                 maps.maps, embeddings.embeddings, people.people):
+for _command in (stack.up, stack.down, stack.purge_edge, status.status, ingest.ingest, sources.sources,
+                 passes.passes, reindex.reindex, maps.maps, embeddings.embeddings, people.people):
     main.add_command(_command)

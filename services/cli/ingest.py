@@ -24,9 +24,11 @@ from .common import EXIT_FAILURE, EXIT_NOTHING_READ, console, err_console, frien
 @click.option("--rejects-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the JSONL file of rejected records (default: run/rejects).")
 @click.option("--batch-size", type=click.IntRange(1, 10000), help="Records per Celery task.")
+@click.option("--wait-passes", is_flag=True,
+              help="Answer once the corpus passes are done too (by default they follow in the background).")
 @friendly
 def ingest(sources: tuple[str, ...], prune: bool, if_empty: bool, rejects_dir: Path | None,
-           batch_size: int | None) -> None:
+           batch_size: int | None, wait_passes: bool) -> None:
     """Ingest paperlists files, folders or http(s) URLs through the Celery workers."""
     config = settings()
     es = make_client(config)
@@ -36,7 +38,7 @@ def ingest(sources: tuple[str, ...], prune: bool, if_empty: bool, rejects_dir: P
         console.print(f"{config.index} already holds papers; nothing to do (--if-empty)")
         return
     summary = run_ingest(config, celery, es, client, list(sources), prune=prune,
-                         rejects_dir=rejects_dir, batch_size=batch_size)
+                         rejects_dir=rejects_dir, batch_size=batch_size, wait_passes=wait_passes)
     print_summary(summary)
     if summary.abandoned_batches:
         err_console.print(f"[red]error:[/red] {summary.abandoned_batches} batch(es) failed on every attempt; "
@@ -46,8 +48,10 @@ def ingest(sources: tuple[str, ...], prune: bool, if_empty: bool, rejects_dir: P
         sys.exit(EXIT_NOTHING_READ)
 
 
-def run_ingest(config, celery, es, client, sources, *, prune, rejects_dir=None, batch_size=None) -> Summary:
-    job = Ingest(config, celery, es, client, prune=prune, rejects_dir=rejects_dir, batch_size=batch_size)
+def run_ingest(config, celery, es, client, sources, *, prune, rejects_dir=None, batch_size=None,
+               wait_passes=False) -> Summary:
+    job = Ingest(config, celery, es, client, prune=prune, rejects_dir=rejects_dir, batch_size=batch_size,
+                 wait_passes=wait_passes)
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task("reading", total=None)
@@ -76,6 +80,8 @@ def print_summary(summary: Summary) -> None:
         table.add_row("named", f"{summary.renamed:,} paper(s) (names others give them, mentions)")
     if summary.people is not None:
         table.add_row("people", f"{summary.people:,} paper(s) (who each author is)")
+    if summary.passes:
+        table.add_row("passes", f"{', '.join(summary.passes)} following in the background (`paperlist status`)")
     if summary.maps:
         table.add_row("maps", f"asked for {_years(summary.maps)} (built by the workers)")
     if summary.resent:

@@ -7,6 +7,7 @@ import click
 import redis
 
 from services.indexer.celery_app import create_celery
+from services.indexer.follow.seed import seed
 from services.indexer.ingest.dispatch import ensure_index
 from services.ops import LocalStack
 from services.ops.nginx import LocalNginx
@@ -33,6 +34,12 @@ def up(no_sample: bool) -> None:
         console.print(f"[dim]•[/dim] Index is empty: ingesting the sample corpus from {config.sample_dir}")
         summary = run_ingest(config, celery, es, client, [str(config.sample_dir)], prune=False)
         print_summary(summary)
+    if config.follow:
+        if config.follow_seed:
+            added = seed(es, config.index, config.follow_seed, config.follow_base, config.follow_interval)
+            if added:
+                console.print(f"[dim]•[/dim] Following {added} source(s) from {config.follow_seed}")
+        stack.ensure_scheduler()
     stack.ensure_web()
     console.print(f"paperlist is up: [bold]{stack.url}[/bold]")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import click
 from rich.console import Console
 from rich.table import Table
@@ -36,6 +38,13 @@ def render(report: StatusReport, out: Console) -> None:
         r = report.reindex
         out.print(f"reindex {r.get('run_id')}: {r.get('phase')} — {r.get('copied', 0):,}/"
                       f"{r.get('total', 0):,} copied{'; ' + r['message'] if r.get('message') else ''}")
+    for name, state in report.passes.items():
+        out.print(f"{name} pass: {pass_line(state)}")
+    if report.followed:
+        f = report.followed
+        out.print(f"followed sources: {f['sources']:,}, {len(f['failing'])} failing, {len(f['alerts'])} refused")
+        for url, error in {**f["failing"], **f["alerts"]}.items():
+            out.print(f"  [yellow]{url}[/yellow]: {error}")
     if report.conferences:
         table = Table("venue", "kind", "papers", box=None)
         for slug, count in report.conferences:
@@ -44,6 +53,24 @@ def render(report: StatusReport, out: Console) -> None:
         _render_catalogue(report, out)
     for problem in report.problems:
         out.print(f"[yellow]problem:[/yellow] {problem}")
+
+def pass_line(state: dict) -> str:
+    """``done 4 s ago (12 papers written)``, ``running for 30 s``, ``queued``, with the written papers it waits for."""
+    now = time.time()
+    what = state.get("state") or "never run"
+    if what == "running" and state.get("started_at"):
+        what += f" for {now - state['started_at']:.0f} s"
+    elif what in ("done", "failed") and state.get("finished_at"):
+        what += f" {now - state['finished_at']:.0f} s ago"
+        result = state.get("result") or {}
+        if "updated" in result:
+            what += f" ({result['updated']:,} paper(s) written{', ' + result['mode'] if result.get('mode') else ''})"
+        if state.get("error"):
+            what += f": {state['error']}"
+    if state.get("pending"):
+        what += f"; {state['pending']:,} written paper(s) wait for the next"
+    return what
+
 
 def _render_catalogue(report: StatusReport, out: Console) -> None:
     known = len(report.conferences)

@@ -15,11 +15,12 @@ import redis
 from elasticsearch import Elasticsearch
 
 from services.search.catalogue import catalogue, venues
-from services.search.engine import indices
+from services.search.engine import followed_store, indices
 from services.search.engine.client import make_client
 from services.settings import Settings
 
 from .celery_app import redis_client
+from .ingest import passes
 from .rebuild.state import ReindexState
 
 
@@ -39,6 +40,8 @@ class StatusReport:
     queue: str = ""
     queue_depth: int | None = None
     reindex: dict | None = None
+    passes: dict = field(default_factory=dict)  # the corpus passes' state (ingest.passes.state)
+    followed: dict = field(default_factory=dict)  # followed sources: how many, failing, alerts
     problems: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
@@ -50,6 +53,7 @@ def collect_status(settings: Settings) -> StatusReport:
     es = make_client(settings, request_timeout=5, max_retries=0)
     try:
         _elasticsearch(es, settings.index, report)
+        report.followed = _followed(es, settings.index)
     except Exception as exc:  # noqa: BLE001 - status reports every failure, whatever it is
         report.elasticsearch = "unreachable"
         report.problems.append(f"Elasticsearch: {exc}")
@@ -60,6 +64,7 @@ def collect_status(settings: Settings) -> StatusReport:
         report.queue_depth = int(client.llen(settings.queue))
         state = ReindexState(client, settings.index).load()
         report.reindex = state or None
+        report.passes = passes.state(client, settings.index)
     except redis.RedisError as exc:
         report.redis = "unreachable"
         report.problems.append(f"Redis: {exc}")
@@ -91,3 +96,11 @@ def _against_the_catalogue(report: StatusReport, statuses: dict[str, dict[str, i
     pairs = [(slug, raw, n) for slug, counts in statuses.items() for raw, n in counts.items()]
     report.status_words = sum(1 for _, raw, _ in pairs if raw)
     report.unmapped_statuses = sorted((slug, raw, n) for slug, raw, n in pairs if not cat.reads(slug, raw))
+
+
+def _followed(es: Elasticsearch, alias: str) -> dict:
+    """The followed sources in brief: how many, which fail, which have a refused change."""
+    sources = followed_store.all_sources(es, followed_store.index_of(alias))
+    return {"sources": len(sources),
+            "failing": {s.url: s.last_error for s in sources if s.failing},
+            "alerts": {s.url: s.alert for s in sources if s.alert}}

@@ -24,6 +24,8 @@ from services.search.records.prominence import VenueScale
 from .celery_app import VISIBILITY_TIMEOUT
 from .corpus.names.index_pass import run_pass
 from .corpus.people import index_pass as people_pass
+from .follow import runner as follow
+from .ingest import passes
 from .ingest.batch import write_batch
 from .ingest.progress import NAMES_LEASE, PEOPLE_LEASE, IngestRun
 from .ingest.prune import prune_missing
@@ -36,6 +38,8 @@ from .writes.journal import WritesPaused
 log = logging.getLogger(__name__)
 
 BATCH_TIME_LIMIT = 300
+POLL_TIME_LIMIT = 1800  # a poll that changed: a venue-year file of up to ~12,000 records normalised and written here
+FOLLOW_RETRY_S = 10     # a poll waiting for the alias's running one looks again this often
 MAP_TIME_LIMIT = 900  # one venue-year's map: ~20 s of a core for 6,600 papers, ~40 s for ICLR 2025's 11,600 records
 # A batch takes seconds; its lease is renewed in the background while it runs. A lease
 # that lapses on an unfinished batch tells the ingest command the worker died.
@@ -90,26 +94,75 @@ def prune(self, alias: str, conference_years: list[list], keep_ids: list[str]) -
 
 
 @shared_task(name=task_names.NAMES, bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
-def names(self, alias: str, run_id: str | None = None) -> dict:
-    """The corpus names pass (:mod:`services.indexer.corpus.names.index_pass`). An ingest's pass (``run_id``)
-    holds a lease in the run while it works, as a batch does: a lapsed lease on an unfinished pass tells
-    the ingest command the worker died with it."""
-    with transient_errors():
-        if run_id is None:
-            return asdict(run_pass(self.es, self.redis, alias))
-        with IngestRun(self.redis, run_id).hold(NAMES_LEASE, BATCH_LEASE):
-            return asdict(run_pass(self.es, self.redis, alias))
+def names(self, alias: str, run_id: str | None = None, whole: bool = False) -> dict:
+    """The corpus names pass (:mod:`services.indexer.corpus.names.index_pass`) over the papers written since the
+    last one (:mod:`services.indexer.ingest.passes`), or over the whole alias (``whole``, or a prune deleted
+    papers). One runs at a time per alias: another waits for it, then takes what was written meanwhile.
+    An ingest that waits for its pass (``run_id``) holds a lease in the run while it works, as a batch does."""
+    def work() -> dict:
+        with passes.running(self.redis, alias, passes.NAMES):
+            ids, wanted = passes.take_names(self.redis, alias)
+            try:
+                result = asdict(run_pass(self.es, self.redis, alias, None if whole or wanted else ids))
+            except BaseException:
+                passes.give_back(self.redis, alias, ids, whole or wanted)
+                raise
+            passes.finished(self.redis, alias, passes.NAMES, result)
+            return result
+    return _pass(self, run_id, NAMES_LEASE, work)
 
 
 @shared_task(name=task_names.PEOPLE, bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
 def people(self, alias: str, run_id: str | None = None) -> dict:
-    """The people pass (:mod:`services.indexer.corpus.people.index_pass`): a person for every author place.
-    An ingest's pass holds a lease in its run, as the names pass does."""
+    """The people pass (:mod:`services.indexer.corpus.people.index_pass`): a person for every author place, over
+    the whole alias, when one was asked for since the last; one at a time per alias, as the names pass."""
+    def work() -> dict:
+        with passes.running(self.redis, alias, passes.PEOPLE):
+            if not passes.take_whole(self.redis, alias, passes.PEOPLE) and run_id is None:
+                result = {"updated": 0, "skipped": "no write since the last pass"}
+            else:
+                result = asdict(people_pass.run_pass(self.es, self.redis, alias, self.settings.people_index_of(alias)))
+            passes.finished(self.redis, alias, passes.PEOPLE, result)
+            return result
+    return _pass(self, run_id, PEOPLE_LEASE, work)
+
+
+def _pass(task, run_id: str | None, lease: str, work) -> dict:
+    """Run a corpus pass: leased in its ingest run when one waits for it; retried while another runs."""
+    try:
+        with transient_errors():
+            if run_id is None:
+                return work()
+            with IngestRun(task.redis, run_id).hold(lease, BATCH_LEASE):
+                return work()
+    except passes.PassBusy:
+        if run_id is not None:  # waiting, not lost: the ingest must not send it again meanwhile
+            IngestRun(task.redis, run_id).lease(lease, passes.RETRY_S + BATCH_LEASE)
+        raise task.retry(countdown=passes.RETRY_S, max_retries=None) from None
+
+
+@shared_task(name=task_names.PASSES_STATE, bind=True)
+def passes_state(self, alias: str) -> dict:
+    """The corpus passes' state over ``alias``, for the admin API (which only speaks task names)."""
+    return passes.state(self.redis, alias)
+
+
+@shared_task(name=task_names.FOLLOW_TICK, bind=True, **RETRY)
+def follow_tick(self, alias: str) -> dict:
+    """The scheduler's tick: a poll for every due followed source (:mod:`services.indexer.follow.schedule`)."""
     with transient_errors():
-        if run_id is None:
-            return asdict(people_pass.run_pass(self.es, self.redis, alias, self.settings.people_index_of(alias)))
-        with IngestRun(self.redis, run_id).hold(PEOPLE_LEASE, BATCH_LEASE):
-            return asdict(people_pass.run_pass(self.es, self.redis, alias, self.settings.people_index_of(alias)))
+        return follow.tick(self.es, self.redis, self.app, self.settings, alias)
+
+
+@shared_task(name=task_names.POLL_SOURCE, bind=True, soft_time_limit=POLL_TIME_LIMIT - 30, time_limit=POLL_TIME_LIMIT,
+             **RETRY)
+def poll_source(self, alias: str, url: str, force: bool = False) -> dict:
+    """Poll one followed source (:mod:`services.indexer.follow.poll`); waits while another poll of the alias runs."""
+    try:
+        with transient_errors():
+            return follow.run_poll(self.es, self.redis, self.app, self.settings, alias, url, force)
+    except follow.FollowBusy:
+        raise self.retry(countdown=FOLLOW_RETRY_S, max_retries=None) from None
 
 
 @shared_task(name=task_names.REINDEX, bind=True, acks_late=True, soft_time_limit=VISIBILITY_TIMEOUT - 600,

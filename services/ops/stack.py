@@ -36,6 +36,7 @@ class LocalStack:
         self.elasticsearch = LocalElasticsearch(settings)
         self.redis = LocalRedis(settings)
         self.worker = Managed("worker", settings.run_dir)
+        self.scheduler = Managed("scheduler", settings.run_dir)
         self.web = Managed("web", settings.run_dir)
         self.nginx = LocalNginx(settings)
 
@@ -61,6 +62,16 @@ class LocalStack:
         if not self.worker.pid():
             raise StackError(f"the Celery worker exited at start; see {self.worker.logfile}")
 
+    def ensure_scheduler(self) -> None:
+        """Celery beat with celery-redbeat, the followed sources' tick: one runs however many are started (a
+        Redis lock), so starting ours beside another host's is harmless."""
+        if self.scheduler.pid():
+            return
+        self.log("Scheduler: starting (followed sources)")
+        argv = [sys.executable, "-m", "celery", "-A", "services.indexer.worker", "beat",
+                "-S", "redbeat.RedBeatScheduler", "--loglevel", "INFO"]
+        self.scheduler.start(argv, env=self._env(), cwd=PROJECT_ROOT)
+
     def ensure_web(self) -> None:
         """gunicorn on a unix socket in the run folder, nginx in front of it on our address."""
         if not self.nginx.process.pid() and not self.web.pid() and self._web_answers():
@@ -80,7 +91,8 @@ class LocalStack:
     def down(self) -> list[str]:
         """Stop what ``up`` started, front first and stores last; returns their names."""
         stopped = []
-        for name, managed in (("nginx", self.nginx.process), ("web", self.web), ("worker", self.worker),
+        for name, managed in (("nginx", self.nginx.process), ("web", self.web), ("scheduler", self.scheduler),
+                              ("worker", self.worker),
                               ("elasticsearch", self.elasticsearch.process), ("redis", self.redis.process)):
             if managed.stop(timeout=60):
                 stopped.append(name)

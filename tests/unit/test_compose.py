@@ -36,7 +36,7 @@ PYPROJECT = ROOT / "pyproject.toml"
 HUNSPELL_SOURCE = ROOT / "deploy" / "elasticsearch" / "hunspell" / "en_US"
 HUNSPELL_TARGET = "/usr/share/elasticsearch/config/hunspell/en_US"
 BACKENDS = ("elasticsearch", "redis")
-APP_SERVICES = ("worker", "web", "bootstrap")
+APP_SERVICES = ("worker", "web", "bootstrap", "scheduler")
 FRONT = "nginx"
 HARDENED = (*APP_SERVICES, FRONT, "redis")  # every capability dropped, read-only root
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "paperlist.conf.template"
@@ -419,7 +419,10 @@ def test_app_services_share_the_image_and_environment(services: dict) -> None:
 
 
 def test_app_services_commands_and_lifecycle(services: dict) -> None:
-    worker, web, bootstrap = (services[n] for n in APP_SERVICES)
+    worker, web, bootstrap, scheduler = (services[n] for n in APP_SERVICES)
+    # The followed sources' scheduler: beat with the Redis lock that lets one run however many are started.
+    assert scheduler["command"][:5] == ["celery", "-A", "services.indexer.worker", "beat", "-S"]
+    assert scheduler["command"][5] == "redbeat.RedBeatScheduler" and scheduler["restart"] == "unless-stopped"
     assert worker["command"] == ["celery", "-A", "services.indexer.worker", "worker", "-Q", "paperlist",
                                  "--loglevel", "INFO"]
     assert bootstrap["command"] == ["paperlist", "ingest", "--if-empty", "data/sample"]

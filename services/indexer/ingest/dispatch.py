@@ -24,16 +24,15 @@ from celery.exceptions import TimeoutError as CeleryTimeoutError
 from elasticsearch import Elasticsearch
 
 from services import redis_keys, task_names
-from services.indexer.corpus import scales as venue_scales
 from services.indexer.maps.build import request_maps
-from services.indexer.paper.normalise import Rejected, identity
 from services.indexer.sources import Origin, SourceError, SourceFile, SourceRead, open_sources, reader_named
 from services.indexer.writes.bulk import IndexReadOnly
 from services.search.engine import generation, indices
 from services.search.records import schema
-from services.search.records.prominence import scale_key
 from services.settings import Settings
 
+from . import passes
+from .accept import accept
 from .progress import NAMES_LEASE, PEOPLE_LEASE, IngestRun, RunCounts, reject_entry
 from .registry import SourceRegistry
 
@@ -52,8 +51,9 @@ class Summary:
     rejected: int = 0
     pruned: int | None = None
     pruned_scope: list[tuple[str, int]] = field(default_factory=list)
-    renamed: int | None = None  # papers the corpus pass (names, mentions) rewrote; None: it did not run
-    people: int | None = None   # papers whose authors' person ids the people pass rewrote; None: it did not run
+    renamed: int | None = None  # papers the corpus pass (names, mentions) rewrote; None: not waited for
+    people: int | None = None   # papers whose authors' person ids the people pass rewrote; None: not waited for
+    passes: dict[str, str] = field(default_factory=dict)  # the passes sent to run in the background: their task ids
     resent: int = 0
     abandoned_batches: int = 0
     rejects_path: Path | None = None
@@ -83,7 +83,7 @@ class Ingest:
     def __init__(self, settings: Settings, celery: Celery, es: Elasticsearch, client: redis.Redis, *,
                  alias: str | None = None, prune: bool = False, rejects_dir: Path | None = None,
                  batch_size: int | None = None, stall_seconds: float = 30.0, worker_wait: float = 120.0,
-                 timeout: float = 4 * 3600):
+                 timeout: float = 4 * 3600, wait_passes: bool = False):
         self.settings = settings
         self.celery = celery
         self.es = es
@@ -95,6 +95,7 @@ class Ingest:
         self.stall_seconds = stall_seconds
         self.worker_wait = worker_wait
         self.timeout = timeout
+        self.wait_passes = wait_passes  # answer once the corpus passes are done too (tests, scripts), not before
         self.run_id = uuid.uuid4().hex[:12]
         self.run = IngestRun(client, self.run_id)
         self._batches: dict[str, _Batch] = {}
@@ -144,9 +145,14 @@ class Ingest:
             if self.prune and self._conference_years:
                 summary.pruned_scope = sorted(self._conference_years)
                 summary.pruned = self._prune()
-            if self.run.counts().indexed or summary.pruned:
+        if self.run.counts().indexed or summary.pruned:  # searchable now: the corpus passes refine it
+            if summary.pruned:
+                passes.want_whole(self.redis, self.alias)  # deleted papers: a whole names pass reads what is left
+            if self.wait_passes:
                 summary.renamed = self._corpus_pass(task_names.NAMES, NAMES_LEASE)
                 summary.people = self._corpus_pass(task_names.PEOPLE, PEOPLE_LEASE)
+            else:
+                summary.passes = passes.request(self.celery, self.redis, self.alias, self.settings.queue)
         summary.problems += self._problems
         summary.maps = self.run.venue_years()
         if summary.maps:  # after the load's last refresh: the map tasks see every paper written
@@ -171,40 +177,18 @@ class Ingest:
             yield
 
     def _read(self, read: SourceRead) -> None:
-        rejects = []
-        location = read.location
-        for position, reason in read.errors:
-            if position is None:  # about the file, not a record
-                self._problems.append(f"{location}: {reason}")
-            else:
-                rejects.append(reject_entry(location, position, reason))
-        self._per_source[location] = len(read.records) + len(rejects)
-        if not read.records and not read.errors and read.origin.conference and read.origin.year:
-            # A valid empty file withdraws its conference-year (with --prune).
-            self._empty_files.append((read.origin.conference, read.origin.year))
-        accepted = []
-        for raw in read.records:
-            try:
-                paper_id, conference, year = identity(raw.data, raw.origin)
-            except Rejected as exc:
-                rejects.append(reject_entry(location, raw.position, str(exc), raw.data))
-                continue
-            first = self._seen.get(paper_id)
-            if first:
-                rejects.append(reject_entry(location, raw.position,
-                                            f"duplicate of {first} (same paper id {paper_id})", raw.data))
-                continue
-            self._seen[paper_id] = f"{location}#{raw.position}"
-            self._conference_years.add((conference, year))
-            accepted.append((raw.data, raw.origin, conference, year))
-        scales = {key: scale.to_json() for key, scale in venue_scales.from_records(accepted).items()}
-        for data, origin, conference, year in accepted:
-            key = scale_key(conference, year)
-            self._scales[key] = scales[key]
+        accepted = accept(read, self._seen)
+        self._problems += accepted.problems
+        self._per_source[read.location] = accepted.read
+        if accepted.empty_venue_year:
+            self._empty_files.append(accepted.empty_venue_year)  # withdrawn with --prune
+        self._conference_years.update(accepted.conference_years)
+        for origin, data, key in accepted.records:
+            self._scales[key] = accepted.scales[key]  # every batch carries the scales of its records
             self._add(origin, data)
-        if rejects:
-            self.redis.rpush(f"{self.run.key}:rejects", *(json.dumps(r, ensure_ascii=False) for r in rejects))
-        self.run.add(read=self._per_source[location], rejected=len(rejects))
+        if accepted.rejects:
+            self.redis.rpush(f"{self.run.key}:rejects", *(json.dumps(r, ensure_ascii=False) for r in accepted.rejects))
+        self.run.add(read=accepted.read, rejected=len(accepted.rejects))
 
     def _add(self, origin: Origin, data: object) -> None:
         hints, records = self._segments.setdefault(origin.source, (origin.hints(), []))

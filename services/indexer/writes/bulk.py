@@ -31,6 +31,7 @@ class WriteResult:
     unchanged: int = 0
     failures: list[tuple[Paper, str]] = field(default_factory=list)
     venue_years: set[tuple[str, int]] = field(default_factory=set)  # of the papers written: their maps are out of date
+    written: list[str] = field(default_factory=list)  # ids written: the next names pass reads them
 
 
 def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Sequence[Paper],
@@ -73,6 +74,7 @@ def index_papers(es: Elasticsearch, client: redis.Redis, alias: str, papers: Seq
                 result.indexed += 1
                 paper = by_id[info.get("_id")]
                 result.venue_years.add((paper.conference, paper.year))
+                result.written.append(paper.paper_id)
             else:
                 result.failures.append((by_id[info.get("_id")], _reason(info)))
     bump_generation(client, alias)  # cached answers over the alias are now out of date

@@ -41,8 +41,9 @@ class PassResult:
     seconds: float
 
 
-def run_pass(es: Elasticsearch, client: redis.Redis, alias: str) -> PassResult:
-    """Recompute every paper's corpus names over ``alias`` and write the changes."""
+def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, written: set[str] | None = None) -> PassResult:
+    """Recompute every paper's corpus names over ``alias`` and write the changes (``written``: the papers
+    written since the last pass, None when unknown)."""
     started = time.monotonic()
     es.indices.refresh(index=alias)
     sources = {hit["_id"]: hit["_source"] for hit in helpers.scan(es, index=alias, _source=FIELDS, size=SCAN_SIZE,

@@ -1,0 +1,38 @@
+"""``paperlist passes``: the corpus passes after a write, which follow an ingest in the background.
+
+Without options it shows each pass's state (as ``paperlist status`` does); ``--whole`` asks for the
+names pass over the whole alias and the people pass now (after a change to the names' rules, or to
+compare with the incremental passes), ``--wait`` waits for them.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from services.indexer.celery_app import create_celery, redis_client
+from services.indexer.ingest import passes as corpus_passes
+
+from .common import console, friendly, settings
+from .status import pass_line
+
+POLL_S = 1.0
+
+
+@click.command()
+@click.option("--whole", is_flag=True, help="Run the names pass over the whole alias, and the people pass, now.")
+@click.option("--wait", is_flag=True, help="Wait until no pass is queued or running.")
+@friendly
+def passes(whole: bool, wait: bool) -> None:
+    """The corpus passes (names, people): their state, or a whole pass on demand."""
+    config = settings()
+    client = redis_client(config)
+    if whole:
+        corpus_passes.want_whole(client, config.index)
+        corpus_passes.request(create_celery(config), client, config.index, config.queue)
+        console.print("names pass over the whole alias and people pass asked for")
+    while wait and any(s.get("state") in ("queued", "running") for s in corpus_passes.state(client, config.index).values()):
+        time.sleep(POLL_S)
+    for name, state in corpus_passes.state(client, config.index).items():
+        console.print(f"{name} pass: {pass_line(state)}")

@@ -1,0 +1,116 @@
+"""The corpus passes after a write, in the background: what each must do next, and how far it is.
+
+Why in the background: an ingest's papers are searchable once written and refreshed; the corpus passes
+(the names others give papers, who each author is) refine them over the whole alias and took ~150 s of
+a one-paper ingest into the full corpus. So a write only *asks* for them: the batch notes the ids it
+wrote (:func:`note_written`), a prune asks for a whole names pass (deleted papers leave no text to
+read), and the ingest or the poll sends the pass tasks and answers. The tasks coalesce: a pass takes
+every id noted so far under a lock, and one asked for while another runs waits for it and then takes
+what came meanwhile, so ten polls in a minute cost one or two passes, not ten. The state of each pass
+(queued, running, done or failed, when, how much) is kept in a Redis hash that ``paperlist status``
+and the admin API read.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+import redis
+from celery import Celery
+
+from services import redis_keys, task_names
+
+NAMES = "names"
+PEOPLE = "people"
+PASSES = {NAMES: task_names.NAMES, PEOPLE: task_names.PEOPLE}
+LOCK_TTL = 1900  # the pass tasks' time limit: a killed worker's lock lapses after it
+RETRY_S = 5      # a pass asked for while one runs looks again this often
+
+
+class PassBusy(RuntimeError):
+    """Another pass of the same kind runs over the alias: this one waits for it (the task retries)."""
+
+
+def note_written(client: redis.Redis, alias: str, ids: Iterable[str]) -> None:
+    """Papers written (added or changed): the next names pass reads what they say and what is said of them."""
+    ids = list(ids)
+    if ids:
+        client.sadd(redis_keys.names_pending(alias), *ids)
+
+
+def want_whole(client: redis.Redis, alias: str, name: str = NAMES) -> None:
+    """Ask for a pass over the whole alias (deleted papers, or a pass with no incremental form)."""
+    client.set(redis_keys.pass_wanted(alias, name), "1")
+
+
+def request(celery: Celery, client: redis.Redis, alias: str, queue: str, run_id: str | None = None) -> dict[str, str]:
+    """Send the names and people passes (the people pass always over the whole alias); their task ids."""
+    want_whole(client, alias, PEOPLE)
+    sent = {}
+    for name, task in PASSES.items():
+        mark(client, alias, name, state="queued", queued_at=time.time())
+        sent[name] = celery.send_task(task, args=[alias, run_id], queue=queue).id
+    return sent
+
+
+def take_names(client: redis.Redis, alias: str) -> tuple[set[str], bool]:
+    """The ids noted since the last names pass, and whether a whole pass is wanted; both cleared at once."""
+    pipe = client.pipeline(transaction=True)
+    pipe.smembers(redis_keys.names_pending(alias))
+    pipe.delete(redis_keys.names_pending(alias))
+    pipe.getdel(redis_keys.pass_wanted(alias, NAMES))
+    ids, _, whole = pipe.execute()
+    return {i.decode() for i in ids}, bool(whole)
+
+
+def take_whole(client: redis.Redis, alias: str, name: str) -> bool:
+    return bool(client.getdel(redis_keys.pass_wanted(alias, name)))
+
+
+def give_back(client: redis.Redis, alias: str, ids: set[str], whole: bool) -> None:
+    """A pass that failed returns its work, so the next one does it."""
+    note_written(client, alias, ids)
+    if whole:
+        want_whole(client, alias)
+
+
+@contextmanager
+def running(client: redis.Redis, alias: str, name: str) -> Iterator[None]:
+    """Hold the pass's lock while it runs (or raise :class:`PassBusy`), its state marked as it goes."""
+    lock = client.lock(redis_keys.pass_lock(alias, name), timeout=LOCK_TTL)
+    if not lock.acquire(blocking=False):
+        raise PassBusy(f"a {name} pass over {alias} is running")
+    mark(client, alias, name, state="running", started_at=time.time(), error="")
+    try:
+        yield
+    except Exception as exc:
+        mark(client, alias, name, state="failed", finished_at=time.time(), error=f"{exc.__class__.__name__}: {exc}"[:300])
+        raise
+    finally:
+        try:
+            lock.release()
+        except redis.exceptions.LockError:
+            pass  # lapsed: the pass outlived its TTL
+
+
+def mark(client: redis.Redis, alias: str, name: str, **fields: object) -> None:
+    client.hset(redis_keys.passes(alias), mapping={f"{name}.{k}": json.dumps(v) for k, v in fields.items()})
+
+
+def finished(client: redis.Redis, alias: str, name: str, result: dict) -> None:
+    mark(client, alias, name, state="done", finished_at=time.time(), result=result)
+
+
+def state(client: redis.Redis, alias: str) -> dict[str, dict]:
+    """Each pass's state: ``{"names": {"state": "done", "finished_at": ..., "result": {...}}, ...}``, with how
+    many written papers wait for the next names pass."""
+    raw = client.hgetall(redis_keys.passes(alias))
+    out: dict[str, dict] = {name: {} for name in PASSES}
+    for key, value in raw.items():
+        name, _, field = key.decode().partition(".")
+        out.setdefault(name, {})[field] = json.loads(value)
+    out[NAMES]["pending"] = int(client.scard(redis_keys.names_pending(alias)))
+    return out
