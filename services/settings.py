@@ -81,6 +81,7 @@ class Settings(BaseSettings):
     follow_seed: Path | None = Field(PROJECT_ROOT / "data" / "followed" / "paperlists.toml", alias="PAPERLIST_FOLLOW_SEED")
     follow_base: str = Field("", alias="PAPERLIST_FOLLOW_BASE")
     follow_interval: int = Field(6 * 3600, alias="PAPERLIST_FOLLOW_INTERVAL", ge=10, le=30 * 24 * 3600)
+    follow_tick: float = Field(30.0, alias="PAPERLIST_FOLLOW_TICK", ge=1, le=3600)  # how often due sources are looked for
     # Result cache in Redis in front of Elasticsearch (see services/web/cache/).
     cache_enabled: bool = Field(True, alias="PAPERLIST_CACHE")
     cache_ttl: int = Field(600, alias="PAPERLIST_CACHE_TTL", ge=1, le=7 * 24 * 3600)

@@ -19,7 +19,7 @@ BEAT_LOCK_S = 25  # a dead scheduler's lock lapses after this: a standby one tak
 settings = load_settings()
 app = create_celery(settings)
 app.conf.update(
-    beat_schedule=beat_schedule(settings.queue, settings.index),
+    beat_schedule=beat_schedule(settings.queue, settings.index, settings.follow_tick),
     beat_max_loop_interval=BEAT_LOOP_S,
     redbeat_redis_url=settings.redis_url,
     redbeat_key_prefix=redis_keys.REDBEAT_PREFIX + settings.index + ":",

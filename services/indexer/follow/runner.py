@@ -16,8 +16,9 @@ import redis
 from celery import Celery
 from elasticsearch import Elasticsearch
 
-from services import redis_keys
+from services import redis_keys, task_names
 from services.indexer.ingest import passes
+from services.indexer.ingest.dispatch import ensure_index
 from services.indexer.maps.build import request_maps
 from services.search.engine import followed_store
 from services.search.records.followed import now_utc
@@ -36,8 +37,6 @@ class FollowBusy(RuntimeError):
 
 def tick(es: Elasticsearch, client: redis.Redis, celery: Celery, settings: Settings, alias: str) -> dict:
     """Send a poll for every due source that no other tick claimed."""
-    from services import task_names
-
     sent = []
     for source in schedule.due(es, alias, now_utc()):
         if schedule.claim(client, alias, source):
@@ -59,6 +58,7 @@ def run_poll(es: Elasticsearch, client: redis.Redis, celery: Celery, settings: S
             return {"url": url, "outcome": "gone", "reason": "no longer followed"}
         if not force and not source.due(now_utc()):
             return {"url": url, "outcome": "not-due", "reason": f"next check at {source.next_check}"}
+        ensure_index(settings, es, client, alias)  # a registry may be filled before anything was ingested
         stored, result = poll(es, client, alias, source, batch_size=settings.batch_size)
         followed_store.save(es, index, stored)
         _count(client, alias, stored.url, result.outcome, stored.failures, stored.last_error)

@@ -1,7 +1,7 @@
 """Which followed sources are due, and the one scheduler that asks for their polls.
 
 Why a tick and a claim: Celery beat (celery-redbeat, whose Redis lock lets exactly one of any number of
-started schedulers run) sends :data:`~services.task_names.FOLLOW_TICK` every :data:`TICK_S` seconds; the
+started schedulers run) sends :data:`~services.task_names.FOLLOW_TICK` every ``PAPERLIST_FOLLOW_TICK`` seconds; the
 tick reads the registry and sends one poll per due source, each *claimed* first in Redis for most of its
 interval (``SET NX``), so a tick sent twice (a second scheduler that took over the lock, a tick retried)
 sends no second poll. Per-source intervals and back-off live in the registry, not in beat's schedule, so
@@ -15,20 +15,19 @@ from datetime import datetime
 import redis
 from elasticsearch import Elasticsearch
 
-from services import redis_keys
+from services import redis_keys, task_names
 from services.search.engine import followed_store
 from services.search.records.followed import FollowedSource
 
-TICK_S = 30.0        # how often beat asks which sources are due (the freshness bound adds at most this)
-CLAIM_SHARE = 0.5    # a sent poll's claim lasts this share of the source's interval (at least a tick)
+CLAIM_SHARE = 0.5    # a sent poll's claim lasts this share of the source's interval (at least a minute)
+CLAIM_MIN_S = 60
 
 
-def beat_schedule(queue: str, alias: str) -> dict:
-    """Beat's one entry: the tick over ``alias``'s registry."""
-    from services import task_names  # beside the schedule it names
-
-    return {"paperlist-follow-tick": {"task": task_names.FOLLOW_TICK, "schedule": TICK_S, "args": [alias],
-                                      "options": {"queue": queue, "expires": TICK_S}}}
+def beat_schedule(queue: str, alias: str, tick_s: float) -> dict:
+    """Beat's one entry: the tick over ``alias``'s registry every ``tick_s`` seconds (PAPERLIST_FOLLOW_TICK, 30:
+    the freshness bound adds at most this to a source's interval)."""
+    return {"paperlist-follow-tick": {"task": task_names.FOLLOW_TICK, "schedule": tick_s, "args": [alias],
+                                      "options": {"queue": queue, "expires": tick_s}}}
 
 
 def due(es: Elasticsearch, alias: str, at: datetime) -> list[FollowedSource]:
@@ -38,7 +37,7 @@ def due(es: Elasticsearch, alias: str, at: datetime) -> list[FollowedSource]:
 
 def claim(client: redis.Redis, alias: str, source: FollowedSource) -> bool:
     """Whether this tick may send the source's poll (no other tick did within the claim)."""
-    seconds = max(int(TICK_S), int(source.interval_s * CLAIM_SHARE))
+    seconds = max(CLAIM_MIN_S, int(source.interval_s * CLAIM_SHARE))
     return bool(client.set(redis_keys.follow_claim(alias, source.id), "1", nx=True, ex=seconds))
 
 
