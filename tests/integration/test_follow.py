@@ -10,7 +10,6 @@ is searchable.
 from __future__ import annotations
 
 import functools
-import gzip
 import json
 import os
 import subprocess

@@ -45,13 +45,15 @@ from services.indexer.paper.acronyms import definitions
 from services.search.records.paper_names import (
     NET_WORDS,
     finish_key,
-    key_words,
     name_key,
     name_like,
     names_in_order,
     raw_key,
     title_name,
 )
+
+from .memo import NamesMemo
+from .titles import NETWORK, STOP, Scattered, forget, leading, title_words
 
 MAX_GAP = 3             # years between a paper and the first definition of its name that still tie them
 NOVEL_FLOOR = 3         # a name is new in a year when at most this many earlier papers mention it; a coined
@@ -68,11 +70,6 @@ WITNESS_SHARE = 0.01    # least this share of its papers (the full corpus's year
 WITNESS_EXPECTED = 2    # papers after it mention the name, would have mentioned it at least this often
 MAX_NAMES = 8           # names kept per paper (own first)
 MIN_LONG_WORDS = 2      # a long form of one word ("Transformer (TF)") ties nothing
-NETWORK = "network"     # the singular every word of NET_WORDS is matched as
-SCATTERED_WORDS = 3     # a long form scattered in a title (not its leading phrase) ties it with this many
-SCATTERED_TITLES = 3    # content words, when at most this many titles of the corpus hold them all
-_STOP = frozenset(("a", "an", "the", "of", "for", "and", "with", "to", "in", "on", "via", "from", "by", "using",
-                   "at", "as", "is", "are", "or", "its", "their"))
 _ARTICLE = re.compile(r"^\s*the\s+(?=\S)", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[^a-z0-9+\s]+")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
@@ -110,49 +107,57 @@ def novel(earlier: int, later: int, papers_before: int, papers_after: int) -> bo
     return earlier * max(papers_after, 1) <= NOVEL_RATE * later * max(papers_before, 1)
 
 
-def _singular(word: str) -> str:
-    """A title's word as long forms are matched: singular, and a net a network ("Generative Adversarial
-    Nets" is what "generative adversarial networks (GANs)" stands for)."""
-    if word in NET_WORDS:
-        return NETWORK
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _title_words(title: str) -> tuple[str, ...]:
-    return tuple(_singular(w) for w in key_words(title))
-
-
 class _Texts:
     """Every paper's text as word keys, and which names each mentions (an Aho-Corasick automaton of
-    every name, ``pyahocorasick``: one pass of C over each text, whatever the number of names)."""
+    every name, ``pyahocorasick``: one pass of C over each text, whatever the number of names). ``memo``:
+    the incremental pass's memory (:mod:`.memo`): texts and what they mention, read again only where changed."""
 
-    def __init__(self, entries: Sequence[Entry]):
+    def __init__(self, entries: Sequence[Entry], memo: NamesMemo | None = None):
         self.entries = entries
-        self.texts = [f" {' '.join(_NOT_WORD.sub('', _fold_text(f'{e.title} {e.abstract}')).split())} "
-                      for e in entries]
+        self.memo = memo
+        self.texts = memo.folded(entries, folded) if memo else [folded(e) for e in entries]
 
     def mentions(self, keys: Iterable[str], watched: set[str] = frozenset()
                  ) -> tuple[dict[str, list[int]], dict[str, set[int]]]:
         """For each key, the sorted years of the papers whose title or abstract holds it (once a paper);
         and, for the ``watched`` keys, which papers those are."""
-        automaton = ahocorasick.Automaton()
+        patterns = {}
         for key, parts in _phrases(keys):
             last = key[len("".join(parts[:-1])):]  # the last word as the key has it (singular)
-            for word in (last, last + "s") if last != NETWORK else NET_WORDS:  # "... nets" writes "... networks"
-                automaton.add_word(" " + " ".join([*parts[:-1], word]) + " ", key)
+            patterns[key] = tuple(" " + " ".join([*parts[:-1], word]) + " "  # "... nets" writes "... networks"
+                                  for word in ((last, last + "s") if last != NETWORK else NET_WORDS))
         years: dict[str, list[int]] = defaultdict(list)
         who: dict[str, set[int]] = defaultdict(set)
-        if not len(automaton):
-            return years, who
-        automaton.make_automaton()
-        for i, (entry, text) in enumerate(zip(self.entries, self.texts)):
-            for key in {key for _, key in automaton.iter(text)}:
+        if self.memo:
+            found = self.memo.mentioned(self.entries, self.texts, patterns, automaton)
+        else:
+            scan = automaton(patterns)
+            found = ({key for _, key in scan.iter(text)} if scan else () for text in self.texts)
+        for i, (entry, keys_found) in enumerate(zip(self.entries, found)):
+            for key in keys_found:
                 years[key].append(entry.year)
                 if key in watched:
                     who[key].add(i)
         for ys in years.values():
             ys.sort()
         return years, who
+
+
+def automaton(patterns: dict[str, tuple[str, ...]]) -> ahocorasick.Automaton | None:
+    """An automaton finding every pattern, each answering its key (None: no pattern)."""
+    found = ahocorasick.Automaton()
+    for key, written in patterns.items():
+        for pattern in written:
+            found.add_word(pattern, key)
+    if not len(found):
+        return None
+    found.make_automaton()
+    return found
+
+
+def folded(entry: Entry) -> str:
+    """A paper's title and abstract as the names are looked for in them: folded, word characters only."""
+    return f" {' '.join(_NOT_WORD.sub('', _fold_text(f'{entry.title} {entry.abstract}')).split())} "
 
 
 def _fold_text(text: str) -> str:
@@ -182,20 +187,28 @@ def _remember(name: str) -> str:
     return key
 
 
-def corpus_names(entries: Sequence[Entry]) -> list[Named]:
+def corpus_names(entries: Sequence[Entry], memo: NamesMemo | None = None) -> list[Named]:
     """What the corpus says of each entry's names (same order). See the module docstring.
 
     The same whatever the entries' order: they are read by year and id, so that ties (two long forms
     written as often, two spellings of a name) are broken alike on every run. The index hands them over in
     its own order, which every write of the pass changes: read as given, a second pass over its own output
     changed 450-670 papers and moved "introduced" between 2,419 and 2,603 of them.
+
+    ``memo``: what an earlier pass read of each text, kept by the incremental pass (:mod:`.memo`); the
+    answer is the same with or without it, only faster where few texts changed.
     """
     order = sorted(range(len(entries)), key=lambda i: (entries[i].year, entries[i].paper_id))
-    found = dict(zip(order, _corpus_names([entries[i] for i in order])))
+    ordered = [entries[i] for i in order]
+    if memo:
+        memo.begin(ordered)
+    else:
+        forget()
+    found = dict(zip(order, _corpus_names(ordered, memo)))
     return [found[i] for i in range(len(entries))]
 
 
-def _corpus_names(entries: Sequence[Entry]) -> list[Named]:
+def _corpus_names(entries: Sequence[Entry], memo: NamesMemo | None) -> list[Named]:
     _PHRASE_CACHE.clear()
     bearers: dict[str, list[int]] = defaultdict(list)
     for i, entry in enumerate(entries):
@@ -203,14 +216,14 @@ def _corpus_names(entries: Sequence[Entry]) -> list[Named]:
             key = _remember(name)
             if key:
                 bearers[key].append(i)
-    ties, long_of = _ties(entries, bearers)
+    ties, long_of = _ties(entries, bearers, memo)
     longs = {short: _remember(long) for short, long in long_of.items()}
-    mentioned, writing = _Texts(entries).mentions(
+    mentioned, writing = _Texts(entries, memo).mentions(
         {*bearers, *longs.values(), *(name_key(n) for names in ties.values() for n, _ in names)},
         watched={longs[key] for key in {*bearers, *(name_key(short) for names in ties.values() for _, short in names)}
                  if key in longs})
     years = _Years(entries)
-    english = _english({key for key in bearers if key not in _PHRASE_CACHE}, entries)
+    english = _english({key for key in bearers if key not in _PHRASE_CACHE}, entries, memo)
     out = [Named(names=list(e.own)) for e in entries]
     for i, names in ties.items():
         if not years.witness(entries[i].year):
@@ -231,7 +244,7 @@ def _corpus_names(entries: Sequence[Entry]) -> list[Named]:
                 continue
         first = min(entries[i].year for i in who)
         firsts = [i for i in who if entries[i].year == first]
-        if len({_title_words(entries[i].title) for i in firsts}) > 1:
+        if len({title_words(entries[i].title) for i in firsts}) > 1:
             continue  # several papers bore it first: nobody's to introduce
         seen = mentioned.get(key, [])
         earlier, later = bisect_left(seen, first), len(seen) - bisect_right(seen, first)
@@ -264,12 +277,21 @@ def _term(name: str) -> bool:
     return " " in name.strip() and name[1:].islower() and not name_like(name)
 
 
-def _english(keys: set[str], entries: Sequence[Entry]) -> set[str]:
+def _english(keys: set[str], entries: Sequence[Entry], memo: NamesMemo | None = None) -> set[str]:
     """The ``keys`` that at least :data:`ENGLISH_USES` texts write as a lowercase word ("prompt", "set")."""
     uses: Counter = Counter()
+    if memo:
+        for found in memo.lowercase(entries, keys, lowercase_words):
+            uses.update(found)
+        return {key for key, n in uses.items() if n >= ENGLISH_USES}
     for entry in entries:
-        uses.update(keys.intersection(_LOWER_WORD.findall(f"{entry.title} {entry.abstract}")))
+        uses.update(keys.intersection(lowercase_words(entry)))
     return {key for key, n in uses.items() if n >= ENGLISH_USES}
+
+
+def lowercase_words(entry: Entry) -> list[str]:
+    """The words a paper's title and abstract write in lowercase (an English word's uses)."""
+    return _LOWER_WORD.findall(f"{entry.title} {entry.abstract}")
 
 
 def _earlier(mentioned: dict[str, list[int]], names: list[tuple[str, str]], short: str, year: int) -> int:
@@ -301,7 +323,7 @@ class _Years:
         return later is None or window * later >= WITNESS_EXPECTED * max(self.after(year), 1)
 
 
-def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
+def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]], memo: NamesMemo | None = None
           ) -> tuple[dict[int, list[tuple[str, str]]], dict[str, str]]:
     """``{paper: [(name, its short name)]}``: short names and long forms that abstracts define, given to
     the earliest paper whose title begins with the long form or is named by it (novelty is the caller's);
@@ -310,9 +332,10 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
     shorts: dict[tuple[str, tuple[str, ...]], Counter] = defaultdict(Counter)
     longs: dict[tuple[str, tuple[str, ...]], Counter] = defaultdict(Counter)
     for entry in entries:
-        for found in definitions(entry.abstract) if entry.abstract else ():
-            words = _title_words(found.long)
-            if sum(w not in _STOP for w in words) < MIN_LONG_WORDS:
+        for found in (memo.definitions(entry, definitions) if memo else definitions(entry.abstract)) \
+                if entry.abstract else ():
+            words = title_words(found.long)
+            if sum(w not in STOP for w in words) < MIN_LONG_WORDS:
                 continue
             pair = (name_key(found.short), words)
             if not pair[0]:
@@ -323,7 +346,7 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
     starting: dict[tuple[str, ...], list[int]] = defaultdict(list)  # a title's leading phrase, its name, itself
     for i, entry in enumerate(entries):
         title = _ARTICLE.sub("", entry.title)  # "The Lottery Ticket Hypothesis: ..." leads with its long form
-        for head in {_title_words(title), _title_words(title_name(title)), _leading(title)}:
+        for head in {title_words(title), title_words(title_name(title)), leading(title)}:
             if len(head) >= MIN_LONG_WORDS:
                 starting[head].append(i)
     out: dict[int, list[tuple[str, str]]] = defaultdict(list)
@@ -331,7 +354,7 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
     for (short_key, _), forms in longs.items():
         by_short[short_key].update(forms)
     long_of = {short_key: forms.most_common(1)[0][0] for short_key, forms in by_short.items()}
-    scattered = _Scattered(entries)
+    scattered = Scattered([e.title for e in entries], memo.holding if memo else None)
     for pair, defined in first_defined.items():
         short_key, words = pair
         holding = starting.get(words)
@@ -346,43 +369,13 @@ def _ties(entries: Sequence[Entry], bearers: dict[str, list[int]]
         if any(entries[i].year < first for i in bearers.get(short_key, ())):
             continue  # someone named it before
         chosen = [i for i in holding if entries[i].year == first]
-        if len({_title_words(entries[i].title) for i in chosen}) > 1:
+        if len({title_words(entries[i].title) for i in chosen}) > 1:
             continue  # two titles of that year begin so: a field's phrase, not one paper's name
         short = shorts[pair].most_common(1)[0][0]
         long = longs[pair].most_common(1)[0][0]
         for i in chosen:  # a long form only scattered in the title is no name the paper goes by
             out[i] += [(short, short), (long, short)] if phrase else [(short, short)]
     return out, long_of
-
-
-class _Scattered:
-    """Titles holding every content word of a long form, not as a phrase: a rare enough long form (at
-    least :data:`SCATTERED_WORDS` content words, in at most :data:`SCATTERED_TITLES` titles of the
-    corpus) may name the earliest of them ("Exploring the Limits of Transfer Learning with a Unified
-    Text-to-Text Transformer" holds "text-to-text transfer transformer")."""
-
-    def __init__(self, entries: Sequence[Entry]):
-        self.words = [frozenset(_title_words(e.title)) for e in entries]
-        self.postings: dict[str, list[int]] = defaultdict(list)
-        for i, words in enumerate(self.words):
-            for w in words:
-                self.postings[w].append(i)
-
-    def holding(self, long_words: tuple[str, ...]) -> list[int]:
-        content = {w for w in long_words if w not in _STOP}
-        if len(content) < SCATTERED_WORDS:
-            return []
-        rarest = min(content, key=lambda w: len(self.postings.get(w, ())))
-        found = [i for i in self.postings.get(rarest, ()) if content <= self.words[i]]
-        return found if len(found) <= SCATTERED_TITLES else []
-
-
-def _leading(title: str) -> tuple[str, ...]:
-    """The title's words before its first small word or punctuation: "Model-Agnostic Meta-Learning" of
-    "Model-Agnostic Meta-Learning for Fast Adaptation", "Cross Attention Network" of "Cross Attention
-    Network for Few-shot Classification" (so "cross attention" is not that paper's name)."""
-    head = re.split(r"[:;,.?!()]|\s(?:" + "|".join(sorted(_STOP)) + r")\s", title.strip(), maxsplit=1, flags=re.I)[0]
-    return _title_words(head)
 
 
 def _singular_short(short: str) -> str:

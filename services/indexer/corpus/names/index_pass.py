@@ -19,10 +19,12 @@ from elasticsearch import Elasticsearch, helpers
 
 from services.indexer.corpus.scales import from_index
 from services.indexer.writes.bulk import update_papers
+from services.search.engine import indices
 from services.search.records.documents import from_source, name_fields
 from services.search.records.prominence import prominence, scale_key
 
 from .decide import Entry, corpus_names
+from .memo import NamesMemo
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,7 @@ log = logging.getLogger(__name__)
 FIELDS = ["year", "title", "abstract", "names", "given_names", "introduced", "mentions", "prominence",
           "conference", "status", "award", "rating_avg", "citations", "links"]
 SCAN_SIZE = 2000
+INCREMENTAL_MAX = 20_000  # more papers written than this: read every paper again (the texts' memory still counts)
 
 
 @dataclass(frozen=True)
@@ -39,19 +42,38 @@ class PassResult:
     introduced: int  # papers that introduced a name
     updated: int     # papers written
     seconds: float
+    mode: str = "whole"  # or "incremental": only the written papers were read (see run_pass)
+    reread: int = 0      # texts read anew (the rest were remembered from the last pass)
 
 
 def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, written: set[str] | None = None) -> PassResult:
-    """Recompute every paper's corpus names over ``alias`` and write the changes (``written``: the papers
-    written since the last pass, None when unknown)."""
+    """Recompute every paper's corpus names over ``alias`` and write the changes.
+
+    ``written``: the papers written since the last pass (:mod:`services.indexer.ingest.passes`). Given, the pass is
+    incremental: this process's copy of the alias's papers is brought up to date by reading those papers
+    alone, and the texts are read again only where they changed (:mod:`.memo`); the answer is the same as a
+    whole pass's. Without it (a reindex, a prune, on demand), or when the copy cannot be trusted (another
+    index behind the alias, another count of papers, a new process), every paper is read from the index.
+    """
     started = time.monotonic()
     es.indices.refresh(index=alias)
-    sources = {hit["_id"]: hit["_source"] for hit in helpers.scan(es, index=alias, _source=FIELDS, size=SCAN_SIZE,
-                                                                   scroll="5m", query={"query": {"match_all": {}}})}
+    kept = _KEPT.get(alias)
+    index = indices.current_index(es, alias)
+    if written is not None and len(written) <= INCREMENTAL_MAX and kept and kept.index == index:
+        kept.update(_read(es, alias, {"ids": {"values": sorted(written)}}, len(written)))
+        if es.count(index=alias)["count"] != len(kept.sources):
+            kept = None  # something wrote without telling: read everything
+    else:
+        kept = None
+    mode = "incremental" if kept else "whole"
+    if kept is None:
+        memo = _KEPT[alias].memo if alias in _KEPT and written is not None else NamesMemo()
+        kept = _KEPT[alias] = _Kept(index, _read(es, alias, {"match_all": {}}), memo)
+    sources = kept.sources
     ids = list(sources)
     entries = [Entry(i, int(s.get("year") or 0), s.get("title") or "", s.get("abstract") or "",
                      tuple(s.get("names") or ())) for i, s in ((i, sources[i]) for i in ids)]
-    named = corpus_names(entries)
+    named = corpus_names(entries, kept.memo)
     scales = from_index(es, alias)
     updates: dict[str, dict] = {}
     for paper_id, entry, found in zip(ids, entries, named):
@@ -65,7 +87,28 @@ def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, written: set[st
         prior = prominence(paper, scales.get(scale_key(paper.conference, paper.year)))
         updates[paper_id] = {**name_fields(paper), "prominence": prior}
     updated = update_papers(es, client, alias, updates)
+    kept.update({i: {**sources[i], **{k: v for k, v in doc.items() if k in FIELDS}} for i, doc in updates.items()})
     result = PassResult(len(ids), sum(1 for f in named if f.names), sum(1 for f in named if f.introduced), updated,
-                        round(time.monotonic() - started, 1))
+                        round(time.monotonic() - started, 1), mode, kept.memo.reread)
     log.info("name pass over %s: %s", alias, result)
     return result
+
+
+@dataclass
+class _Kept:
+    """This process's copy of an alias's papers as the pass reads them, and its memory of their texts."""
+
+    index: str | None
+    sources: dict[str, dict]
+    memo: NamesMemo
+
+    def update(self, sources: dict[str, dict]) -> None:
+        self.sources.update(sources)
+
+
+_KEPT: dict[str, _Kept] = {}
+
+
+def _read(es: Elasticsearch, alias: str, query: dict, size: int = SCAN_SIZE) -> dict[str, dict]:
+    return {hit["_id"]: hit["_source"] for hit in helpers.scan(es, index=alias, _source=FIELDS, size=max(1, min(size, SCAN_SIZE)),
+                                                               scroll="5m", query={"query": query})}
