@@ -17,12 +17,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import titles
 
-if TYPE_CHECKING:
-    from .decide import Entry
+
+class Entry(Protocol):
+    """What the memory reads of a paper (:class:`.decide.Entry`, which imports this module)."""
+
+    paper_id: str
+    year: int
+    title: str
+    abstract: str
+    own: tuple[str, ...]
 
 Patterns = dict[str, tuple[str, ...]]
 _LOWER = re.compile(r"[a-z]+")
