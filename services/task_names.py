@@ -21,6 +21,7 @@ BUILD_MAP = "paperlist.build_map"              # lay out and store one venue-yea
 FOLLOW_TICK = "paperlist.follow_tick"          # the scheduler's tick: send a poll for each due followed source
 POLL_SOURCE = "paperlist.poll_source"          # poll one followed source, ingest it when it changed
 PASSES_STATE = "paperlist.passes_state"        # the corpus passes' state, for the admin API
+FOLLOW_EDIT = "paperlist.follow_edit"          # follow or unfollow a source (the admin API)
 
 ALL = (INGEST_BATCH, PRUNE, NAMES, PEOPLE, REINDEX, REINDEX_STATUS, REQUEST_REINDEX, BUILD_MAPS, BUILD_MAP,
-       FOLLOW_TICK, POLL_SOURCE, PASSES_STATE)
+       FOLLOW_TICK, POLL_SOURCE, PASSES_STATE, FOLLOW_EDIT)

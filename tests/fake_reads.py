@@ -53,6 +53,7 @@ from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_
 from services.search.query.facets import FacetValue
 from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
+from services.search.records.followed import FollowedSource
 from services.search.records.model import Author, Links, Paper, ReviewScore
 from services.search.records.name_keys import author_key, block_key
 from services.search.records.people import Person, Successor
@@ -100,6 +101,7 @@ class FakeReads:
     calls: list[tuple[str, tuple]] = field(default_factory=list)
     maps: dict[tuple[str, int], VenueMap] = field(default_factory=dict)  # the stored maps, by venue-year
     people_index: dict[str, Person | Successor] = field(default_factory=lambda: dict(PEOPLE))  # by person id
+    followed: list[FollowedSource] = field(default_factory=list)  # the followed sources (the freshness page)
 
     def _note(self, name: str, *args: object) -> None:
         self.calls.append((name, args))
@@ -213,6 +215,10 @@ class FakeReads:
         self._note("map_matches", req, limit)
         found = self._matching(req)
         return Matches(tuple(p.paper_id for p in found[:limit]), len(found))
+
+    def followed_sources(self) -> list[FollowedSource]:
+        self._note("followed_sources")
+        return list(self.followed)
 
     def feed(self, req: SearchRequest) -> list[Paper]:
         self._note("feed", req)

@@ -147,6 +147,13 @@ def passes_state(self, alias: str) -> dict:
     return passes.state(self.redis, alias)
 
 
+@shared_task(name=task_names.FOLLOW_EDIT, bind=True)
+def follow_edit(self, alias: str, action: str, what: object) -> dict:
+    """Follow (``add``: a checked source's document) or unfollow (``remove``: its id) a source, for the admin API."""
+    with transient_errors():
+        return follow.edit(self.es, alias, action, what)
+
+
 @shared_task(name=task_names.FOLLOW_TICK, bind=True, **RETRY)
 def follow_tick(self, alias: str) -> dict:
     """The scheduler's tick: a poll for every due followed source (:mod:`services.indexer.follow.schedule`)."""

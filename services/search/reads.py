@@ -19,6 +19,7 @@ from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
 from services.search.query.request import SearchRequest
+from services.search.records.followed import FollowedSource
 from services.search.records.model import Paper
 from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
@@ -47,6 +48,8 @@ class SearchReads(Protocol):
     def venue_map(self, conference: str, year: int) -> VenueMap | None: ...
 
     def map_matches(self, req: SearchRequest, limit: int = MAP_MATCHES) -> Matches: ...
+
+    def followed_sources(self) -> list[FollowedSource]: ...
 
     def paper(self, paper_id: str) -> Paper | None: ...
 

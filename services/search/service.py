@@ -33,7 +33,7 @@ from services.search.answers.results import (
 )
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import PEOPLE_SUGGESTED, Suggestion, shape_suggestions, suggest_body
-from services.search.engine import map_store, people_store
+from services.search.engine import followed_store, map_store, people_store
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
 from services.search.engine.client import TimedClients
@@ -44,6 +44,7 @@ from services.search.query.search_body import LEXICAL_MATCHES, build_search, bui
 from services.search.query.semantic import build_like, build_ranked
 from services.search.records.documents import from_source
 from services.search.records.embedding import EMBEDDING, embedder
+from services.search.records.followed import FollowedSource
 from services.search.records.model import Paper
 from services.search.records.name_keys import author_key, block_key
 from services.search.records.people import Person
@@ -67,6 +68,7 @@ class PaperSearch:
         self.alias = alias
         self.maps_index = maps_index or f"{alias}-maps"
         self.people_index = people_index or f"{alias}-people"
+        self.followed_index = followed_store.index_of(alias)
         self.deadlines = deadlines
         self.breaker = breaker
 
@@ -266,6 +268,11 @@ class PaperSearch:
     def venue_map(self, conference: str, year: int) -> VenueMap | None:
         """The stored map of a venue-year (:mod:`.records.venue_maps`), or None."""
         return map_store.load(self._es, self.maps_index, conference, year)
+
+    @translating
+    def followed_sources(self) -> list[FollowedSource]:
+        """The followed sources and what their last polls found (the freshness page)."""
+        return followed_store.all_sources(self._es, self.followed_index)
 
     @translating
     def map_matches(self, req: SearchRequest, limit: int = limits.MAP_MATCHES) -> Matches:

@@ -29,6 +29,7 @@ from services.search.records.model import Paper
 
 API_PREFIX = "/api/"  # paths that answer JSON, errors included (the contract's error envelope)
 SEARCH_ENDPOINT = "pages.search"
+NEW_ENDPOINT = "pages.new"  # /new narrows within its own window, as /search does
 PAPER_ENDPOINT = "pages.paper"
 PERSON_ENDPOINT = "people.page"
 AUTHOR_ENDPOINT = "pages.author"
@@ -143,7 +144,7 @@ def url_with(path: str, req: SearchRequest, **changes: object) -> str:
 def results_path() -> str:
     """Where a changed selection is shown: a browse page's own filters become ordinary ones of
     /search, so the page is never headed "NeurIPS 2017" while it lists something else."""
-    return request.path if request.endpoint == SEARCH_ENDPOINT else url_for(SEARCH_ENDPOINT)
+    return request.path if request.endpoint in (SEARCH_ENDPOINT, NEW_ENDPOINT) else url_for(SEARCH_ENDPOINT)
 
 
 def toggle(req: SearchRequest, facet: str, value: str) -> str:
@@ -172,5 +173,6 @@ def similar_url(req: SearchRequest, text: str) -> str:
 
 
 def feed_url(req: SearchRequest) -> str:
-    """The Atom feed of a search (order and paging are the feed's own)."""
-    return url_with(url_for("feeds.search_feed"), req, page=None, sort=None, page_size=None)
+    """The Atom feed of a search (order and paging are the feed's own); of /new's window, /new.atom."""
+    return url_with(url_for("feeds.new_feed" if req.added else "feeds.search_feed"), req, page=None, sort=None,
+                    page_size=None)

@@ -21,7 +21,7 @@ from services.indexer.ingest import passes
 from services.indexer.ingest.dispatch import ensure_index
 from services.indexer.maps.build import request_maps
 from services.search.engine import followed_store
-from services.search.records.followed import now_utc
+from services.search.records.followed import FollowedSource, now_utc
 from services.settings import Settings
 
 from . import schedule
@@ -76,6 +76,20 @@ def run_poll(es: Elasticsearch, client: redis.Redis, celery: Celery, settings: S
             if result.venue_years:
                 request_maps(celery, settings, alias, result.venue_years)
     return result.to_json()
+
+
+def edit(es: Elasticsearch, alias: str, action: str, what: object) -> dict:
+    """The admin API's edits of the registry: ``add`` a source (its document, checked by the web), ``remove`` one by id."""
+    index = followed_store.index_of(alias)
+    if action == "add" and isinstance(what, dict):
+        source = FollowedSource.from_document(what)
+        if followed_store.load(es, index, source.url):
+            return {"status": "exists", "id": source.id}
+        followed_store.save(es, index, source)
+        return {"status": "added", "id": source.id}
+    if action == "remove" and isinstance(what, str):
+        return {"status": "removed" if followed_store.delete(es, index, what) else "missing", "id": what}
+    return {"status": "refused", "message": f"unknown edit {action!r}"}
 
 
 def _count(client: redis.Redis, alias: str, url: str, outcome: str, failures: int, error: str | None) -> None:

@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from typing import Any
 
@@ -23,6 +24,9 @@ from .query_language import ParsedQuery, parse
 from .reading import QueryReading, read
 from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
 
+# /new's windows: the days parameter and its value in SearchRequest.added; "since" goes back at most a year.
+ADDED_WINDOWS = {"7": "7d", "30": "30d"}
+MAX_SINCE_DAYS = 366
 # The values of an on/off parameter (``autocorrect``).
 SWITCH = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
 # How results are ranked: BM25 on the words, kNN on the query's embedding, or both summed.
@@ -48,6 +52,9 @@ class SearchRequest:
     mode: str = DEFAULT_MODE
     facets: FacetRegistry = field(default=FACETS, compare=False, repr=False)
     counted: tuple[str, ...] | None = None
+    # Papers added or changed lately only (/new): "7d" or "30d" (the last days), or an ISO 8601 date or time
+    # ("new since your last visit", cookie-free); never read from /search's own parameters.
+    added: str = ""
     autocorrect: bool = True  # a query that finds nothing shows its correction's papers ("search instead": False)
     # Set by the search itself, never by a URL: the last word also matches the words it starts, when
     # the words as typed found too little (the person is still typing it: "direct preference optim").
@@ -110,6 +117,8 @@ class SearchRequest:
             pairs.append(("facets", ",".join(self.counted)))
         if not self.autocorrect:
             pairs.append(("autocorrect", "0"))
+        if self.added:
+            pairs.append(("days", self.added[:-1]) if self.added in ADDED_WINDOWS.values() else ("since", self.added))
         return pairs
 
 
@@ -152,6 +161,24 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
     if mode != DEFAULT_MODE:
         raise InvalidRequest("search_after", f"mode={mode} pages with page, not search_after")
     return replace(req, search_after=decode_cursor(token, sort, not req.parsed.is_empty))
+
+
+def parse_added(days: str | None, since: str | None) -> str:
+    """/new's window: ``days`` (7 or 30; default 7) or ``since`` (an ISO 8601 date or time, at most a year back)."""
+    if since:
+        try:
+            when = datetime.fromisoformat(since.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise InvalidRequest("since", "must be an ISO 8601 date or time, such as 2026-05-01 or "
+                                          "2026-05-01T12:00:00Z") from None
+        when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+        if when < datetime.now(timezone.utc) - timedelta(days=MAX_SINCE_DAYS):
+            raise InvalidRequest("since", f"must be within the last {MAX_SINCE_DAYS} days")
+        return when.astimezone(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    chosen = (days or "7").strip()
+    if chosen not in ADDED_WINDOWS:
+        raise InvalidRequest("days", f"must be one of {', '.join(ADDED_WINDOWS)}")
+    return ADDED_WINDOWS[chosen]
 
 
 def _counted(raw: Sequence[str] | None, facets: FacetRegistry) -> tuple[str, ...] | None:

@@ -57,7 +57,7 @@ def _titled(keys: tuple[str, ...]) -> dict[str, Any]:
 
 
 def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
-    """The constraints of the query that are not facets: ``conference:``, ``year:`` and ``person:`` scopes."""
+    """The constraints of the query that are not facets: ``conference:``, ``year:`` and ``person:`` scopes, and /new's window."""
     parsed = req.parsed
     filters: list[dict[str, Any]] = []
     if parsed.conferences:
@@ -67,6 +67,9 @@ def scope_filters(req: SearchRequest) -> list[dict[str, Any]]:
                                             for lo, hi in parsed.years], "minimum_should_match": 1}})
     if parsed.people:
         filters.append({"terms": {PERSON_FIELD: list(parsed.people)}})
+    if req.added:  # /new: "7d" as date math rounded to the minute (one cached query a minute), or a time
+        since = f"now-{req.added}/m" if req.added[:-1].isdigit() and req.added.endswith("d") else req.added
+        filters.append({"range": {"indexed_at": {"gte": since}}})
     return filters
 
 

@@ -14,6 +14,7 @@ _MENTIONED = {"mentions": {"order": "desc", "missing": "_last", "unmapped_type":
 _RATED = {"rating_avg": {"order": "desc", "missing": 0, "unmapped_type": "float"}}  # ratings are > 0
 _TIER = {"tier_rank": {"order": "asc", "unmapped_type": "byte"}}  # documents.tier_rank: orals first
 _TITLE = {"title_key": {"order": "asc"}}  # the folded title: A-Z ignoring case, accents and punctuation
+_ADDED = {"indexed_at": {"order": "desc", "missing": "_last", "unmapped_type": "date"}}  # what's new first
 _TIE = {"paper_id": "asc"}  # a total order, so search_after cursors are stable
 
 
@@ -35,6 +36,8 @@ SORTS: dict[str, Sort] = {s.name: s for s in (
     # count, first those whose names later papers here mention most (results say how many have a count).
     Sort("citations", "By citations, then mentions here", (_CITED, _MENTIONED, "_score", {"year": "desc"}, _TIE)),
     Sort("rating", "By review rating, where known", (_RATED, "_score", {"year": "desc"}, _TIE)),
+    # When the paper was added or last changed here (/new and its feed: what arrived lately).
+    Sort("added", "Recently added", (_ADDED, _TIE)),
 )}
 DEFAULT_SORT = "relevance"
 BROWSE_SORT = "newest"  # relevance without query text: newest year first, then by tier and title
@@ -49,6 +52,7 @@ CURSOR_KINDS: dict[str, Callable[[Any], bool]] = {
     "rating_avg": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
     "tier_rank": lambda v: isinstance(v, int) and not isinstance(v, bool) and v in _INT64,
     "title_key": lambda v: v is None or (isinstance(v, str) and len(v) <= 4000),
+    "indexed_at": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and v in _INT64),
     "paper_id": lambda v: isinstance(v, str) and 0 < len(v) <= 200,
 }
 

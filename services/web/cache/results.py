@@ -51,6 +51,7 @@ from services.search.errors import SearchUnavailable
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES, PERSON_PAGE_PAPERS
 from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
+from services.search.records.followed import FollowedSource
 from services.search.records.model import Paper
 from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
@@ -92,6 +93,10 @@ class CachedSearch:
 
     def venue_map(self, conference: str, year: int) -> VenueMap | None:
         return self._read("venue_map", VenueMap | None, self.service.venue_map, conference, year)
+
+    def followed_sources(self) -> list[FollowedSource]:
+        """Never kept: a poll changes the registry without a new generation (the edge keeps it seconds)."""
+        return _timed("followed_sources", self.service.followed_sources, ())
 
     def map_matches(self, req: SearchRequest, limit: int = MAP_MATCHES) -> Matches:
         return self._read("map_matches", Matches, self.service.map_matches, req, limit)

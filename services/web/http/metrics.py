@@ -103,16 +103,22 @@ class IndexerFigures:
         self.alias = alias
         self._lock = threading.Lock()
         self._read_at = -INDEXER_READ_EVERY
-        self._figures: tuple[int, dict[str, int], int] | None = None
+        self._figures: tuple | None = None
 
-    def _read(self) -> tuple[int, dict[str, int], int] | None:
+    def _read(self) -> tuple | None:
         with self._lock:
             if time.monotonic() - self._read_at >= INDEXER_READ_EVERY:
                 self._read_at = time.monotonic()
                 try:
                     with self.guard.guarded() as client:
                         totals = {k.decode(): int(v) for k, v in client.hgetall(redis_keys.INGEST_TOTALS).items()}
-                        self._figures = (int(client.llen(self.queue)), totals, current_generation(client, self.alias))
+                        polls = {k.decode(): int(v) for k, v in client.hgetall(redis_keys.FOLLOW_TOTALS).items()}
+                        failing = {k.decode(): int(v) for k, v in
+                                   client.hgetall(redis_keys.follow_failures(self.alias)).items()}
+                        errors = {k.decode(): v.decode() for k, v in
+                                  client.hgetall(redis_keys.follow_errors(self.alias)).items()}
+                        self._figures = (int(client.llen(self.queue)), totals, current_generation(client, self.alias),
+                                         polls, failing, errors)
                 except (RedisUnavailable, redis.RedisError, ValueError):
                     self._figures = None
             return self._figures
@@ -124,7 +130,7 @@ class IndexerFigures:
         yield up
         if figures is None:
             return
-        depth, totals, generation = figures
+        depth, totals, generation, polls, failing, errors = figures
         queue = GaugeMetricFamily("paperlist_queue_depth", "Celery messages waiting in the queue", labels=["queue"])
         queue.add_metric([self.queue], depth)
         yield queue
@@ -137,6 +143,21 @@ class IndexerFigures:
                                 labels=["alias"])
         gen.add_metric([self.alias], generation)
         yield gen
+        yield from _followed(polls, failing, errors)
+
+
+def _followed(polls: dict[str, int], failing: dict[str, int], errors: dict[str, str]):
+    """Followed sources: polls per outcome, and each failing source's consecutive failures with its last error."""
+    counted = CounterMetricFamily("paperlist_follow_polls", "Polls of followed sources by outcome", labels=["outcome"])
+    for outcome, count in sorted(polls.items()):
+        counted.add_metric([outcome], count)
+    yield counted
+    failures = GaugeMetricFamily("paperlist_follow_failures",
+                                 "Consecutive failed polls of a followed source (0 once one succeeds: not listed)",
+                                 labels=["source", "last_error"])
+    for url, count in sorted(failing.items()):
+        failures.add_metric([url, errors.get(url, "")[:200]], count)
+    yield failures
 
 
 def exposition(figures: IndexerFigures) -> Response:

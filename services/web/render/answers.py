@@ -30,12 +30,13 @@ from services.search.answers.stats import (
 from services.search.answers.suggest import Suggestion
 from services.search.catalogue import taxonomy, venues
 from services.search.query.request import SearchRequest
+from services.search.records.followed import FollowedSource
 from services.search.records.model import Paper
 from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
 
 from ..urls import paper_path, person_path, public_url
-from . import admin_schemas, bibtex, people_schemas, schemas, venue_schemas
+from . import admin_schemas, bibtex, people_schemas, schemas, source_schemas, venue_schemas
 
 Json = dict[str, Any]
 
@@ -272,3 +273,16 @@ def venue_map_json(m: VenueMap) -> Json:
         "method": m.method, "computed_at": m.computed_at,
         "points": [{"id": i, "x": x, "y": y, "cluster": c} for i, x, y, c in zip(p.ids, p.x, p.y, p.cluster)],
         "clusters": [{"id": c.id, "label": c.label, "count": c.count} for c in m.clusters]})
+
+
+def followed_json(sources: list[FollowedSource], interval_default_s: int) -> Json:
+    """The public freshness list: each followed source and what its last poll found."""
+    return _through(source_schemas.FollowedSources, {"interval_default_s": interval_default_s, "sources": [
+        {"url": s.url, "venue_years": list(s.venue_years), "last_checked": s.checked_at, "last_changed": s.changed_at,
+         "next_check": s.next_check, "papers": s.papers, "outcome": s.outcome, "failing": s.failing}
+        for s in sources]})
+
+
+def admin_sources_json(sources: list[FollowedSource], passes: Json | None) -> Json:
+    return _through(source_schemas.AdminSources, {"passes": passes, "sources": [
+        {**s.to_document(), "id": s.id, "failing": s.failing} for s in sources]}, exclude_unset=True)

@@ -71,11 +71,16 @@ def describe(req: SearchRequest) -> str:
         values = req.selected(facet.name)
         if values:
             parts.append(f"{facet.label}: {', '.join(facet.value_label(v) for v in values)}")
+    if req.added:
+        parts.insert(0, f"new since {req.added}" if req.added[-1:] != "d" else f"new in the last {req.added[:-1]} days")
     return xml_text("paperlist — " + (" · ".join(parts) or "all papers"))
 
 
 def atom(req: SearchRequest, papers: list[Paper]) -> str:
-    """The feed document of ``req`` from its papers (newest first)."""
+    """The feed document of ``req`` from its papers (newest first; /new's most recently added first)."""
+    if req.added:
+        return _document(papers, describe(req), "Papers added or changed on paperlist", public_url(feed_url(req)),
+                         public_url(url_with(url_for("pages.new"), req, page=None, sort=None)))
     return _document(papers, describe(req), "Newest papers of this search on paperlist", public_url(feed_url(req)),
                      public_url(url_with(url_for("pages.search"), req, page=None, sort="newest")))
 

@@ -46,11 +46,12 @@ from services.search.query.facets import FACETS
 from services.search.query.request import MODES, SWITCH
 from services.search.query.sorting import SORTS
 
-from . import admin_schemas, people_schemas, schemas, venue_schemas
+from . import admin_schemas, people_schemas, schemas, source_schemas, venue_schemas
 
 F = TypeVar("F", bound=Callable)
 # Every model the document names (components/schemas), in the order people read them.
-COMPONENTS = (*schemas.COMPONENTS, *people_schemas.COMPONENTS, *venue_schemas.COMPONENTS, *admin_schemas.COMPONENTS)
+COMPONENTS = (*schemas.COMPONENTS, *people_schemas.COMPONENTS, *venue_schemas.COMPONENTS, *admin_schemas.COMPONENTS,
+              *source_schemas.COMPONENTS)
 API_PREFIX = "/api/"
 REF = "#/components/schemas/{model}"
 TEXT = {"schema": {"type": "string"}}  # a text answer (BibTeX, CSV), by its media type
@@ -124,6 +125,15 @@ PERSON_PAGING = [
 AUTHOR_NAME = {"name": "name", "in": "query", "required": True,
                "description": "An author's name, as written on papers (case, accents, middle initials and hyphens aside).",
                "schema": {"type": "string", "maxLength": MAX_AUTHOR_NAME}}
+SOURCE_ID = {"name": "source_id", "in": "path", "required": True,
+             "schema": {"type": "string", "pattern": "^[0-9a-f]{40}$"}, "description": "A followed source's id."}
+NEW_PARAMS = [
+    {"name": "days", "in": "query", "required": False, "schema": {"type": "string", "enum": ["7", "30"]},
+     "description": "Papers added or changed in the last 7 (default) or 30 days."},
+    {"name": "since", "in": "query", "required": False, "schema": {"type": "string", "maxLength": 40},
+     "description": "Papers added or changed since this ISO 8601 date or time (at most a year back; "
+                    "instead of days): new since your last visit, without an account or a cookie."},
+]
 TASK_ID = {"name": "task_id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
 SEARCH_AFTER_PARAM = {"name": "search_after", "in": "query", "required": False,
                       "schema": {"type": "string", "maxLength": 400}, "description": "Cursor from next_search_after."}
@@ -186,10 +196,11 @@ def _nullable_as_type(schema: object) -> object:
     return out
 
 
-_ANSWERED = {200: "OK", 202: "Queued", 302: "Found: the answer is where Location says"}
+_ANSWERED = {200: "OK", 201: "Created", 202: "Queued", 204: "Done: no body", 302: "Found: the answer is where Location says"}
 # What a redirect answers: where to go, no body.
 _LOCATION = {"Location": {"description": "Where the answer is", "required": True, "schema": {"type": "string"}}}
-_ERRORS = {400: "Bad parameter", 401: "Unauthorized", 404: "Not found", 409: "A reindex is already running",
+_ERRORS = {400: "Bad parameter", 401: "Unauthorized", 404: "Not found",
+           409: "A reindex is already running, or the source is already followed",
            413: "Request body over 64 KB", 429: "Past the client's rate limit (error code rate_limited)",
            503: "Search unavailable"}
 
@@ -243,6 +254,8 @@ class Operation:
                          **responses}
         elif 300 <= self.status < 400:
             responses = {str(self.status): {"description": _ANSWERED[self.status], "headers": _LOCATION}, **responses}
+        elif self.status == 204:
+            responses = {"204": {"description": _ANSWERED[204]}, **responses}
         if self.links:
             responses[str(self.status)]["links"] = self.links
         out["responses"] = responses

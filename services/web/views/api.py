@@ -14,7 +14,7 @@ from ..policy import Cost, Limit, policy
 from ..render import answers
 from ..render import openapi as doc
 from ..render.exports import EXPORT_FORMATS
-from .inputs import one_of, paper_ids, paper_or_404, search_request, suggest_prefix
+from .inputs import new_request, one_of, paper_ids, paper_or_404, search_request, suggest_prefix
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -42,6 +42,16 @@ def bare_root():
                        doc.SEARCH_AFTER_PARAM])
 def search():
     results = extensions.reads().search(search_request(api=True))
+    return left_out(jsonify(answers.results_json(results)), results.left_out)
+
+
+@bp.get("/new")
+@policy(edge=True, whole_answer=True, cors=True)
+@doc.operation("whatsNew", "Papers added or changed lately (7 or 30 days, or since a time), most recently added "
+               "first, with facets: the /new page's search", answer="SearchResponse",
+               params=[*doc.SEARCH_PARAMS, *doc.NEW_PARAMS, doc.FACETS_PARAM])
+def new():
+    results = extensions.reads().search(new_request(api=True))
     return left_out(jsonify(answers.results_json(results)), results.left_out)
 
 

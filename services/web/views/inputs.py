@@ -43,7 +43,7 @@ from services.search.limits import (
     PERSON_PAGE_PAPERS,
 )
 from services.search.query.facets import FACETS
-from services.search.query.request import SearchRequest, number_in_range, parse_request, whole_number
+from services.search.query.request import SearchRequest, number_in_range, parse_added, parse_request, whole_number
 from services.search.records.model import Paper
 from services.search.records.people import is_person_id
 
@@ -63,6 +63,14 @@ def search_request(*, api: bool = False, args: MultiDict | None = None, **overri
     req = parse_request(values, allow_search_after=api)
     _with_papers(FACETS["conference"].parse(source.getlist("conference")))  # a browse page's own slug is its view's
     return req
+
+
+def new_request(*, api: bool = False) -> SearchRequest:
+    """/new's search: any search's parameters, within ``days`` (7 or 30) or ``since`` (a time: cookie-free "new
+    since your last visit"), the most recently added first unless another order is asked for."""
+    req = search_request(api=api) if api else page_request()
+    added = parse_added(request.args.get("days"), request.args.get("since"))
+    return replace(req, added=added, sort="added" if "sort" not in request.args else req.sort)
 
 
 def page_request(**overrides: list[str]) -> SearchRequest:
@@ -274,6 +282,18 @@ class ReindexOptions(BaseModel):
 
     from_sources: StrictBool = Field(False, description="Re-read every recorded source (after a change to how "
                                                         "records are normalised) instead of copying the stored papers.")
+
+
+class SourceToFollow(BaseModel):
+    """The admin API's body to follow a source (``POST /api/v1/admin/sources``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(description="An http(s) URL of a paperlists file.", max_length=2000)
+    venue_years: list[str] = Field([], description="The venue-years it lists (CONFERENCE:YEAR); default: read "
+                                                   "from its records at the first poll.", max_length=100)
+    interval: str = Field("6h", description="How often to poll: 6h, 30m, 2d or seconds.", max_length=20)
+    partial: StrictBool = Field(False, description="The file is not the whole list of its venue-years: never prune.")
 
 
 def json_body(model: type[M]) -> M:

@@ -11,7 +11,7 @@ from services.search.answers.stats import VenueYear
 from services.search.catalogue import taxonomy, venues
 from services.search.errors import SearchUnavailable
 from services.search.limits import MAX_AUTHOR_NAME
-from services.search.query.request import SearchRequest
+from services.search.query.request import ADDED_WINDOWS, SearchRequest
 from services.search.query.sorting import DEFAULT_SORT, effective_sort
 
 from .. import extensions
@@ -21,7 +21,7 @@ from ..render import bibtex
 from ..render import trends as trends_render
 from ..render.openapi import openapi_document, undocumented
 from ..urls import person_path, public_url, url_with
-from .inputs import asks_other_page, one_venue_year, page_request, paper_or_404, search_request
+from .inputs import asks_other_page, new_request, one_venue_year, page_request, paper_or_404, search_request
 
 bp = Blueprint("pages", __name__)
 
@@ -148,6 +148,17 @@ def index():
 @policy(edge=True, whole_answer=True)
 def search():
     return _render_results("search.html", page_request())
+
+
+@bp.get("/new")
+@policy(edge=True, whole_answer=True)
+def new():
+    """What's new: papers added or changed in the last 7 or 30 days (``days``), or since a time (``since``),
+    filterable like a search; its Atom feed is ``/new.atom``."""
+    req = new_request()
+    window = f"since {req.added}" if req.added not in ADDED_WINDOWS.values() else f"in the last {req.added[:-1]} days"
+    return _render_results("search.html", req, heading=f"New {window}",
+                           subtitle="Papers added or changed here, the most recent first; narrow them like any search.")
 
 
 @bp.get("/conferences")
