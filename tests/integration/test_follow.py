@@ -10,6 +10,7 @@ is searchable.
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 import os
 import subprocess
@@ -29,6 +30,7 @@ from services.search.records.followed import FollowedSource
 from services.settings import PROJECT_ROOT
 
 pytestmark = pytest.mark.allow_hosts(["127.0.0.1"])
+SAMPLE_DIR = PROJECT_ROOT / "data" / "sample"
 
 
 def records(year: int, n: int, tag: str = "") -> list[dict]:
@@ -262,3 +264,26 @@ def test_two_schedulers_poll_each_source_once_per_interval_and_a_change_lands_in
         gaps = [b - a for a, b in zip(times, times[1:])]
         assert len(times) >= 3, (path, times)
         assert min(gaps) >= INTERVAL * 0.85, f"{path} polled twice within an interval: gaps {gaps}"
+
+
+def test_the_seeded_registry_follows_the_corpus_lists_pointed_at_a_local_server(es, redis_client, alias, upstream):
+    """What `paperlist up` seeds, with PAPERLIST_FOLLOW_BASE at the test's server: every file of the list, its
+    venue-year read from its name; a poll of one reads the server, never the upstream."""
+    from services.indexer.follow.schedule import due
+    from services.indexer.follow.seed import seed, sources_of
+    from services.search.records.followed import now_utc
+    from services.settings import load_settings
+
+    seed_file = load_settings().follow_seed
+    listed = sources_of(seed_file)
+    assert len(listed) >= 300 and all(s.url.startswith("https://raw.githubusercontent.com/") for s in listed)
+    assert seed(es, alias, seed_file, base=upstream.base + "/") == len(listed)
+    assert seed(es, alias, seed_file, base=upstream.base + "/") == 0, "only an empty registry is seeded"
+    followed = followed_store.all_sources(es, followed_store.index_of(alias))
+    assert all(s.url.startswith(upstream.base + "/") for s in followed) and len(followed) == len(listed)
+    iclr = next(s for s in followed if s.url.endswith("/iclr/iclr2025.json"))
+    assert iclr.venue_years == ("iclr:2025",) and iclr.interval_s == 6 * 3600
+    assert len(due(es, alias, now_utc())) == len(listed), "a seeded source is polled at the first tick"
+    upstream.files["/iclr/iclr2025.json"] = {"raw": gzip.decompress((SAMPLE_DIR / "iclr" / "iclr2025.json.gz").read_bytes())}
+    stored, result = _poll(es, redis_client, alias, iclr.url)
+    assert result.outcome == "ingested" and result.indexed > 50 and stored.venue_years == ("iclr:2025",)
