@@ -133,9 +133,9 @@ def passes(alias: str) -> str:
     return f"{PREFIX}:passes:{alias}"
 
 
-def names_pending(alias: str) -> str:
-    """Ids of papers written since the last names pass took them (a set): the next pass's work."""
-    return f"{PREFIX}:passes:{alias}:names-pending"
+def pass_pending(alias: str, name: str) -> str:
+    """Ids of papers written since the last pass of ``name`` took them (a set): the next pass's work."""
+    return f"{PREFIX}:passes:{alias}:{name}-pending"
 
 
 def pass_wanted(alias: str, name: str) -> str:

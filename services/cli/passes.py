@@ -29,7 +29,7 @@ def passes(whole: bool, wait: bool) -> None:
     config = settings()
     client = redis_client(config)
     if whole:
-        corpus_passes.want_whole(client, config.index)
+        corpus_passes.want_all(client, config.index)  # both passes over every paper
         corpus_passes.request(create_celery(config), client, config.index, config.queue)
         console.print("names pass over the whole alias and people pass asked for")
     while wait and any(s.get("state") in ("queued", "running") for s in corpus_passes.state(client, config.index).values()):

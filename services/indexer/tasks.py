@@ -101,11 +101,11 @@ def names(self, alias: str, run_id: str | None = None, whole: bool = False) -> d
     An ingest that waits for its pass (``run_id``) holds a lease in the run while it works, as a batch does."""
     def work() -> dict:
         with passes.running(self.redis, alias, passes.NAMES):
-            ids, wanted = passes.take_names(self.redis, alias)
+            ids, wanted = passes.take(self.redis, alias, passes.NAMES)
             try:
                 result = asdict(run_pass(self.es, self.redis, alias, None if whole or wanted else ids))
             except BaseException:
-                passes.give_back(self.redis, alias, ids, whole or wanted)
+                passes.give_back(self.redis, alias, passes.NAMES, ids, whole or wanted)
                 raise
             passes.finished(self.redis, alias, passes.NAMES, result)
             return result
@@ -115,13 +115,21 @@ def names(self, alias: str, run_id: str | None = None, whole: bool = False) -> d
 @shared_task(name=task_names.PEOPLE, bind=True, soft_time_limit=1800, time_limit=1900, **RETRY)
 def people(self, alias: str, run_id: str | None = None) -> dict:
     """The people pass (:mod:`services.indexer.corpus.people.index_pass`): a person for every author place, over
-    the whole alias, when one was asked for since the last; one at a time per alias, as the names pass."""
+    the whole alias, when papers were written (or a whole pass asked for) since the last; one at a time per alias,
+    as the names pass. ``written`` is what an incremental people pass would read (its decision is not this
+    task's: it runs whole)."""
     def work() -> dict:
         with passes.running(self.redis, alias, passes.PEOPLE):
-            if not passes.take_whole(self.redis, alias, passes.PEOPLE) and run_id is None:
+            written, wanted = passes.take(self.redis, alias, passes.PEOPLE)
+            if not (written or wanted or run_id):
                 result = {"updated": 0, "skipped": "no write since the last pass"}
             else:
-                result = asdict(people_pass.run_pass(self.es, self.redis, alias, self.settings.people_index_of(alias)))
+                try:
+                    result = asdict(people_pass.run_pass(self.es, self.redis, alias,
+                                                         self.settings.people_index_of(alias)))
+                except BaseException:
+                    passes.give_back(self.redis, alias, passes.PEOPLE, written, wanted)
+                    raise
             passes.finished(self.redis, alias, passes.PEOPLE, result)
             return result
     return _pass(self, run_id, PEOPLE_LEASE, work)

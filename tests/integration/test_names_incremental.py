@@ -36,13 +36,13 @@ def test_an_incremental_pass_writes_what_a_whole_pass_would(ingest, es, redis_cl
     index_pass._KEPT.pop(alias, None)
     first = index_pass.run_pass(es, redis_client, alias, None)
     assert first.mode == "whole" and first.updated == 0, "the worker's pass left nothing to do"
-    passes.take_names(redis_client, alias)  # what the sample's batches noted: done by that pass
+    passes.take(redis_client, alias)  # what the sample's batches noted: done by that pass
 
     for year in (2027, 2028):  # a name introduced, then mentioned
         path = tmp_path / f"iclr{year}.json"
         path.write_text(json.dumps([{**r, "id": f"{r['id']}-{year}"} for r in NEW]))
         poll(es, redis_client, alias, FollowedSource(url=str(path)), batch_size=100)
-    written, whole = passes.take_names(redis_client, alias)
+    written, whole = passes.take(redis_client, alias)
     assert len(written) == 6 and not whole
 
     step = index_pass.run_pass(es, redis_client, alias, written)

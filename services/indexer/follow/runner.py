@@ -70,7 +70,7 @@ def run_poll(es: Elasticsearch, client: redis.Redis, celery: Celery, settings: S
             pass
     if result.outcome == "ingested":
         if result.pruned:
-            passes.want_whole(client, alias)  # deleted papers: their names are read by a whole pass
+            passes.want_all(client, alias)  # deleted papers: both passes read the whole alias
         if result.indexed or result.pruned:
             passes.request(celery, client, alias, settings.queue)
             if result.venue_years:

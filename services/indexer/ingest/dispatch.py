@@ -147,7 +147,7 @@ class Ingest:
                 summary.pruned = self._prune()
         if self.run.counts().indexed or summary.pruned:  # searchable now: the corpus passes refine it
             if summary.pruned:
-                passes.want_whole(self.redis, self.alias)  # deleted papers: a whole names pass reads what is left
+                passes.want_all(self.redis, self.alias)  # deleted papers: both passes read the whole alias
             if self.wait_passes:
                 summary.renamed = self._corpus_pass(task_names.NAMES, NAMES_LEASE)
                 summary.people = self._corpus_pass(task_names.PEOPLE, PEOPLE_LEASE)

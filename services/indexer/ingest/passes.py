@@ -34,11 +34,15 @@ class PassBusy(RuntimeError):
     """Another pass of the same kind runs over the alias: this one waits for it (the task retries)."""
 
 
-def note_written(client: redis.Redis, alias: str, ids: Iterable[str]) -> None:
-    """Papers written (added or changed): the next names pass reads what they say and what is said of them."""
+def note_written(client: redis.Redis, alias: str, ids: Iterable[str], names: Iterable[str] = tuple(PASSES)) -> None:
+    """Papers written (added or changed): the next names pass reads what they say and what is said of them;
+    the next people pass gets them too (it runs whole today: the hook of an incremental people pass)."""
     ids = list(ids)
     if ids:
-        client.sadd(redis_keys.names_pending(alias), *ids)
+        pipe = client.pipeline()
+        for name in names:
+            pipe.sadd(redis_keys.pass_pending(alias, name), *ids)
+        pipe.execute()
 
 
 def want_whole(client: redis.Redis, alias: str, name: str = NAMES) -> None:
@@ -46,9 +50,14 @@ def want_whole(client: redis.Redis, alias: str, name: str = NAMES) -> None:
     client.set(redis_keys.pass_wanted(alias, name), "1")
 
 
+def want_all(client: redis.Redis, alias: str) -> None:
+    """Both passes over the whole alias: after deletions (a prune: deleted papers leave no text to read), or on demand."""
+    for name in PASSES:
+        want_whole(client, alias, name)
+
+
 def request(celery: Celery, client: redis.Redis, alias: str, queue: str, run_id: str | None = None) -> dict[str, str]:
     """Send the names and people passes (the people pass always over the whole alias); their task ids."""
-    want_whole(client, alias, PEOPLE)
     sent = {}
     for name, task in PASSES.items():
         mark(client, alias, name, state="queued", queued_at=time.time())
@@ -56,25 +65,21 @@ def request(celery: Celery, client: redis.Redis, alias: str, queue: str, run_id:
     return sent
 
 
-def take_names(client: redis.Redis, alias: str) -> tuple[set[str], bool]:
-    """The ids noted since the last names pass, and whether a whole pass is wanted; both cleared at once."""
+def take(client: redis.Redis, alias: str, name: str = NAMES) -> tuple[set[str], bool]:
+    """The ids noted for pass ``name`` since its last run, and whether a whole pass is wanted; both cleared at once."""
     pipe = client.pipeline(transaction=True)
-    pipe.smembers(redis_keys.names_pending(alias))
-    pipe.delete(redis_keys.names_pending(alias))
-    pipe.getdel(redis_keys.pass_wanted(alias, NAMES))
+    pipe.smembers(redis_keys.pass_pending(alias, name))
+    pipe.delete(redis_keys.pass_pending(alias, name))
+    pipe.getdel(redis_keys.pass_wanted(alias, name))
     ids, _, whole = pipe.execute()
     return {i.decode() for i in ids}, bool(whole)
 
 
-def take_whole(client: redis.Redis, alias: str, name: str) -> bool:
-    return bool(client.getdel(redis_keys.pass_wanted(alias, name)))
-
-
-def give_back(client: redis.Redis, alias: str, ids: set[str], whole: bool) -> None:
+def give_back(client: redis.Redis, alias: str, name: str, ids: set[str], whole: bool) -> None:
     """A pass that failed returns its work, so the next one does it."""
-    note_written(client, alias, ids)
+    note_written(client, alias, ids, (name,))
     if whole:
-        want_whole(client, alias)
+        want_whole(client, alias, name)
 
 
 @contextmanager
@@ -106,11 +111,12 @@ def finished(client: redis.Redis, alias: str, name: str, result: dict) -> None:
 
 def state(client: redis.Redis, alias: str) -> dict[str, dict]:
     """Each pass's state: ``{"names": {"state": "done", "finished_at": ..., "result": {...}}, ...}``, with how
-    many written papers wait for the next names pass."""
+    many written papers wait for its next run."""
     raw = client.hgetall(redis_keys.passes(alias))
     out: dict[str, dict] = {name: {} for name in PASSES}
     for key, value in raw.items():
         name, _, field = key.decode().partition(".")
         out.setdefault(name, {})[field] = json.loads(value)
-    out[NAMES]["pending"] = int(client.scard(redis_keys.names_pending(alias)))
+    for name in PASSES:
+        out[name]["pending"] = int(client.scard(redis_keys.pass_pending(alias, name)))
     return out
