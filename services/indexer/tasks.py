@@ -102,6 +102,10 @@ def names(self, alias: str, run_id: str | None = None, whole: bool = False) -> d
     def work() -> dict:
         with passes.running(self.redis, alias, passes.NAMES):
             ids, wanted = passes.take(self.redis, alias, passes.NAMES)
+            if not (ids or wanted or whole):  # an earlier pass took this one's papers (passes coalesce)
+                result = {"updated": 0, "skipped": "no write since the last pass"}
+                passes.finished(self.redis, alias, passes.NAMES, result)
+                return result
             try:
                 result = asdict(run_pass(self.es, self.redis, alias, None if whole or wanted else ids))
             except BaseException:
