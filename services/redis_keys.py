@@ -143,6 +143,12 @@ def pass_wanted(alias: str, name: str) -> str:
     return f"{PREFIX}:passes:{alias}:{name}-wanted"
 
 
+def pass_runs(alias: str, name: str) -> str:
+    """A counter of the passes of ``name`` over ``alias`` in any worker process: a process's copy of the papers
+    (services.indexer.corpus.names.index_pass) is current only when no pass ran elsewhere since its own."""
+    return f"{PREFIX}:passes:{alias}:{name}-runs"
+
+
 def pass_lock(alias: str, name: str) -> str:
     """Held while a pass of ``name`` runs over ``alias``: one at a time, the others wait for it."""
     return f"{PREFIX}:lock:pass:{name}:{alias}"

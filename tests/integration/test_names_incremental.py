@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from services import redis_keys
 from services.indexer.corpus.names import index_pass
 from services.indexer.follow.poll import poll
 from services.indexer.ingest import passes
@@ -54,3 +55,7 @@ def test_an_incremental_pass_writes_what_a_whole_pass_would(ingest, es, redis_cl
     print(f"\nnames pass over {check.papers:,} papers: incremental {step.seconds:.1f} s, whole {check.seconds:.1f} s")
     assert check.mode == "whole" and check.updated == 0, "the whole pass found something the incremental one missed"
     assert _names(es, alias) == after_incremental
+
+    # A pass in another worker process took papers this process's copy never read: the next pass here reads all.
+    redis_client.incr(redis_keys.pass_runs(alias, "names"))
+    assert index_pass.run_pass(es, redis_client, alias, set()).mode == "whole"

@@ -151,7 +151,7 @@ class Rebuild:
         self._check(heartbeat)
         self.state.save(phase="naming", replay_seconds=round(time.monotonic() - started, 1))
         started = time.monotonic()
-        named = run_pass(self.es, self.redis, self.target)  # the corpus passes over the new copy
+        named = run_pass(self.es, self.redis, self.target, keep=False)  # the corpus passes over the new copy
         self._check(heartbeat)
         self.state.save(phase="people", naming_seconds=round(time.monotonic() - started, 1), named=named.updated)
         started = time.monotonic()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import redis
 from elasticsearch import Elasticsearch, helpers
 
+from services import redis_keys
 from services.indexer.corpus.scales import from_index
 from services.indexer.writes.bulk import update_papers
 from services.search.engine import indices
@@ -46,20 +47,27 @@ class PassResult:
     reread: int = 0      # texts read anew (the rest were remembered from the last pass)
 
 
-def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, written: set[str] | None = None) -> PassResult:
+def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, written: set[str] | None = None, *,
+             keep: bool = True) -> PassResult:
     """Recompute every paper's corpus names over ``alias`` and write the changes.
 
     ``written``: the papers written since the last pass (:mod:`services.indexer.ingest.passes`). Given, the pass is
     incremental: this process's copy of the alias's papers is brought up to date by reading those papers
     alone, and the texts are read again only where they changed (:mod:`.memo`); the answer is the same as a
     whole pass's. Without it (a reindex, a prune, on demand), or when the copy cannot be trusted (another
-    index behind the alias, another count of papers, a new process), every paper is read from the index.
+    index behind the alias, another count of papers, a new process, or a pass that ran in another process
+    since this one's last: the papers it took are not in this copy), every paper is read from the index.
+
+    ``keep``: keep the copy for the next pass in this process (a rebuild's pass over its new index does not:
+    the copy would be read again from the alias anyway, and it holds the whole corpus in memory).
     """
     started = time.monotonic()
     es.indices.refresh(index=alias)
-    kept = _KEPT.get(alias)
+    run = int(client.incr(redis_keys.pass_runs(alias, "names")))  # every pass over the alias, in any process
+    kept = _KEPT.pop(alias, None) if not keep else _KEPT.get(alias)
     index = indices.current_index(es, alias)
-    if written is not None and len(written) <= INCREMENTAL_MAX and kept and kept.index == index:
+    if (written is not None and len(written) <= INCREMENTAL_MAX and kept and kept.index == index
+            and kept.run == run - 1):
         kept.update(_read(es, alias, {"ids": {"values": sorted(written)}}, len(written)))
         if es.count(index=alias)["count"] != len(kept.sources):
             kept = None  # something wrote without telling: read everything
@@ -68,7 +76,9 @@ def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, written: set[st
     mode = "incremental" if kept else "whole"
     if kept is None:
         memo = _KEPT[alias].memo if alias in _KEPT and written is not None else NamesMemo()
-        kept = _KEPT[alias] = _Kept(index, _read(es, alias, {"match_all": {}}), memo)
+        kept = _Kept(index, _read(es, alias, {"match_all": {}}), memo)
+        if keep:
+            _KEPT[alias] = kept
     sources = kept.sources
     ids = list(sources)
     entries = [Entry(i, int(s.get("year") or 0), s.get("title") or "", s.get("abstract") or "",
@@ -88,6 +98,7 @@ def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, written: set[st
         updates[paper_id] = {**name_fields(paper), "prominence": prior}
     updated = update_papers(es, client, alias, updates)
     kept.update({i: {**sources[i], **{k: v for k, v in doc.items() if k in FIELDS}} for i, doc in updates.items()})
+    kept.run = run  # the copy is current as of this pass: the next may read only what is written after it
     result = PassResult(len(ids), sum(1 for f in named if f.names), sum(1 for f in named if f.introduced), updated,
                         round(time.monotonic() - started, 1), mode, kept.memo.reread)
     log.info("name pass over %s: %s", alias, result)
@@ -101,6 +112,7 @@ class _Kept:
     index: str | None
     sources: dict[str, dict]
     memo: NamesMemo
+    run: int = 0  # the pass (redis_keys.pass_runs) after which the copy was current; 0: never complete
 
     def update(self, sources: dict[str, dict]) -> None:
         self.sources.update(sources)
