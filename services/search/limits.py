@@ -61,3 +61,8 @@ LIST_IDS_PATTERN = rf"^ *(?:{PAPER_ID_PATTERN})? *(?:, *(?:{PAPER_ID_PATTERN})? 
 TOP_INSTITUTIONS = 50      # institutions a venue-year lists by papers (page and venue JSON)
 TOP_TIERED_INSTITUTIONS = 20  # ... and by oral and spotlight papers, where the venue-year has those tiers
 MIN_SHARE_PAPERS = 10      # a share of fewer papers than this is never shown without its count
+# /new and the followed sources (issue 47)
+MAX_SINCE = 40             # characters of /new's since= (an ISO 8601 time with its offset is 25)
+MAX_SINCE_DAYS = 366       # how far back since= may go
+MAX_SOURCE_URL = 2000      # characters of a followed source's URL
+SOURCE_ID_PATTERN = r"[0-9a-f]{40}"  # a followed source's id: the SHA-1 of its URL, as the admin API's paths take it

@@ -17,7 +17,14 @@ from functools import cached_property
 from typing import Any
 
 from services.search.errors import InvalidRequest, QueryTooLong
-from services.search.limits import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_QUERY, MAX_WINDOW
+from services.search.limits import (
+    DEFAULT_PAGE_SIZE,
+    MAX_PAGE_SIZE,
+    MAX_QUERY,
+    MAX_SINCE,
+    MAX_SINCE_DAYS,
+    MAX_WINDOW,
+)
 
 from .facets import FACETS, Facet, FacetRegistry
 from .query_language import ParsedQuery, parse
@@ -26,7 +33,7 @@ from .sorting import DEFAULT_SORT, SORTS, cursor_fits, effective_sort
 
 # /new's windows: the days parameter and its value in SearchRequest.added; "since" goes back at most a year.
 ADDED_WINDOWS = {"7": "7d", "30": "30d"}
-MAX_SINCE_DAYS = 366
+DEFAULT_DAYS = "7"
 # The values of an on/off parameter (``autocorrect``).
 SWITCH = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
 # How results are ranked: BM25 on the words, kNN on the query's embedding, or both summed.
@@ -166,6 +173,8 @@ def parse_request(args: Mapping[str, Sequence[str]], *, allow_search_after: bool
 def parse_added(days: str | None, since: str | None) -> str:
     """/new's window: ``days`` (7 or 30; default 7) or ``since`` (an ISO 8601 date or time, at most a year back)."""
     if since:
+        if len(since) > MAX_SINCE:
+            raise InvalidRequest("since", f"must be at most {MAX_SINCE} characters (an ISO 8601 date or time)")
         try:
             when = datetime.fromisoformat(since.strip().replace("Z", "+00:00"))
         except ValueError:
@@ -175,7 +184,7 @@ def parse_added(days: str | None, since: str | None) -> str:
         if when < datetime.now(timezone.utc) - timedelta(days=MAX_SINCE_DAYS):
             raise InvalidRequest("since", f"must be within the last {MAX_SINCE_DAYS} days")
         return when.astimezone(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-    chosen = (days or "7").strip()
+    chosen = (days or DEFAULT_DAYS).strip()
     if chosen not in ADDED_WINDOWS:
         raise InvalidRequest("days", f"must be one of {', '.join(ADDED_WINDOWS)}")
     return ADDED_WINDOWS[chosen]

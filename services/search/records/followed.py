@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from services.search.limits import MAX_SOURCE_URL
+
 DEFAULT_INTERVAL_S = 6 * 3600    # the default: every six hours
 MIN_INTERVAL_S = 10              # the tests poll every few seconds; an operator's list, hours
 MAX_INTERVAL_S = 30 * 24 * 3600
@@ -164,8 +166,8 @@ def new_source(url: str, venue_years: list[str] | tuple[str, ...] = (), interval
     url = (url or "").strip()
     if not url.startswith(("http://", "https://")) and not (allow_paths and url.startswith("/")):
         raise InvalidSource(f"'{url[:200]}' is not an http(s) URL" + (" or an absolute path" if allow_paths else ""))
-    if len(url) > 2000 or any(c.isspace() for c in url):
-        raise InvalidSource("the URL must be at most 2,000 characters, without spaces")
+    if len(url) > MAX_SOURCE_URL or any(c.isspace() for c in url):
+        raise InvalidSource(f"the URL must be at most {MAX_SOURCE_URL:,} characters, without spaces")
     keys = []
     for value in venue_years:
         conference, _, year = str(value).strip().partition(":")

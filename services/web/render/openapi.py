@@ -35,15 +35,18 @@ from services.search.limits import (
     MAX_PAPER_ID,
     MAX_QUERY,
     MAX_SIMILAR_TEXT,
+    MAX_SINCE,
+    MAX_SINCE_DAYS,
     MAX_SUGGEST_PREFIX,
     MAX_VALUE_CHARS,
     MAX_WINDOW,
     MAX_YEAR,
     MIN_YEAR,
     PERSON_ID_PATTERN,
+    SOURCE_ID_PATTERN,
 )
 from services.search.query.facets import FACETS
-from services.search.query.request import MODES, SWITCH
+from services.search.query.request import ADDED_WINDOWS, DEFAULT_DAYS, MODES, SWITCH
 from services.search.query.sorting import SORTS
 
 from . import admin_schemas, people_schemas, schemas, source_schemas, venue_schemas
@@ -126,12 +129,12 @@ AUTHOR_NAME = {"name": "name", "in": "query", "required": True,
                "description": "An author's name, as written on papers (case, accents, middle initials and hyphens aside).",
                "schema": {"type": "string", "maxLength": MAX_AUTHOR_NAME}}
 SOURCE_ID = {"name": "source_id", "in": "path", "required": True,
-             "schema": {"type": "string", "pattern": "^[0-9a-f]{40}$"}, "description": "A followed source's id."}
+             "schema": {"type": "string", "pattern": f"^{SOURCE_ID_PATTERN}$"}, "description": "A followed source's id."}
 NEW_PARAMS = [
-    {"name": "days", "in": "query", "required": False, "schema": {"type": "string", "enum": ["7", "30"]},
-     "description": "Papers added or changed in the last 7 (default) or 30 days."},
-    {"name": "since", "in": "query", "required": False, "schema": {"type": "string", "maxLength": 40},
-     "description": "Papers added or changed since this ISO 8601 date or time (at most a year back; "
+    {"name": "days", "in": "query", "required": False, "schema": {"type": "string", "enum": list(ADDED_WINDOWS)},
+     "description": f"Papers added or changed in the last {' or '.join(ADDED_WINDOWS)} days (default {DEFAULT_DAYS})."},
+    {"name": "since", "in": "query", "required": False, "schema": {"type": "string", "maxLength": MAX_SINCE},
+     "description": f"Papers added or changed since this ISO 8601 date or time (at most {MAX_SINCE_DAYS} days back; "
                     "instead of days): new since your last visit, without an account or a cookie."},
 ]
 TASK_ID = {"name": "task_id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}

@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
+from services.search.records.followed import FAILING_AFTER, OUTCOMES
+
 from .schemas import Answer, Count
 
 
@@ -23,8 +25,8 @@ class FollowedSourceRow(Answer):
     last_changed: str | None = Field(description="The last poll that found and ingested new content.")
     next_check: str | None
     papers: Count | None = Field(description="Papers indexed from it as last ingested.")
-    outcome: str = Field(description="The last poll's: new, unchanged, ingested, refused or failed.")
-    failing: bool = Field(description="True after 3 consecutive failed polls (a red row on the page).")
+    outcome: str = Field(description=f"The last poll's: {', '.join(OUTCOMES)}.")
+    failing: bool = Field(description=f"True after {FAILING_AFTER} consecutive failed polls (a red row on the page).")
 
 
 class FollowedSources(Answer):

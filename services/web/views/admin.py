@@ -15,6 +15,7 @@ from flask import Blueprint, abort, jsonify, request
 
 from services import task_names
 from services.search.errors import InvalidRequest
+from services.search.limits import SOURCE_ID_PATTERN
 from services.search.records.followed import InvalidSource, new_source
 
 from .. import extensions
@@ -155,7 +156,7 @@ def check(source_id: str):
 
 
 def _source_id(value: str) -> str:
-    if not re.fullmatch(r"[0-9a-f]{40}", value):
+    if not re.fullmatch(SOURCE_ID_PATTERN, value):
         raise InvalidRequest("source_id", "must be a followed source's id (40 hexadecimal digits)")
     return value
 

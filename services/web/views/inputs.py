@@ -35,6 +35,7 @@ from services.search.limits import (
     MAX_PAGE_SIZE,
     MAX_PAPER_ID,
     MAX_SIMILAR_TEXT,
+    MAX_SOURCE_URL,
     MAX_SUGGEST_PREFIX,
     MAX_WINDOW,
     MAX_YEAR,
@@ -289,7 +290,7 @@ class SourceToFollow(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    url: str = Field(description="An http(s) URL of a paperlists file.", max_length=2000)
+    url: str = Field(description="An http(s) URL of a paperlists file.", max_length=MAX_SOURCE_URL)
     venue_years: list[str] = Field([], description="The venue-years it lists (CONFERENCE:YEAR); default: read "
                                                    "from its records at the first poll.", max_length=100)
     interval: str = Field("6h", description="How often to poll: 6h, 30m, 2d or seconds.", max_length=20)
