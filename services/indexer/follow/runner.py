@@ -36,9 +36,9 @@ class FollowBusy(RuntimeError):
 
 
 def tick(es: Elasticsearch, client: redis.Redis, celery: Celery, settings: Settings, alias: str) -> dict:
-    """Send a poll for every due source that no other tick claimed."""
+    """Send a poll for due sources that no other tick claimed, a few in flight at a time (schedule.to_send)."""
     sent = []
-    for source in schedule.due(es, alias, now_utc()):
+    for source in schedule.to_send(client, alias, schedule.due(es, alias, now_utc())):
         if schedule.claim(client, alias, source):
             celery.send_task(task_names.POLL_SOURCE, args=[alias, source.url], queue=settings.queue)
             sent.append(source.url)
