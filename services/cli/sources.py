@@ -8,6 +8,7 @@ ingested when it changed; ``check`` polls one now and says what happened. Bad in
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 from celery.exceptions import TimeoutError as CeleryTimeoutError
@@ -42,8 +43,10 @@ def sources() -> None:
 @click.option("--partial", is_flag=True, help="The file is not the whole list of its venue-years: never prune.")
 @friendly
 def add(url: str, venue_years: tuple[str, ...], interval: str, partial: bool) -> None:
-    """Follow URL (an http(s) URL or an absolute path of a paperlists file); it is polled at the next tick."""
+    """Follow URL (an http(s) URL or the path of a paperlists file); it is polled at the next tick."""
     config = settings()
+    if "://" not in url and Path(url).exists():  # an operator's own file, named from where they stand
+        url = str(Path(url).resolve())
     try:
         source = new_source(url, venue_years, interval, not partial, allow_paths=True)
     except InvalidSource as exc:

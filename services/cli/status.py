@@ -54,6 +54,7 @@ def render(report: StatusReport, out: Console) -> None:
     for problem in report.problems:
         out.print(f"[yellow]problem:[/yellow] {problem}")
 
+
 def pass_line(state: dict) -> str:
     """``done 4 s ago (12 papers written)``, ``running for 30 s``, ``queued``, with the written papers it waits for."""
     now = time.time()

@@ -3,8 +3,8 @@
 Why in the background: an ingest's papers are searchable once written and refreshed; the corpus passes
 (the names others give papers, who each author is) refine them over the whole alias and took ~150 s of
 a one-paper ingest into the full corpus. So a write only *asks* for them: the batch notes the ids it
-wrote (:func:`note_written`), a prune asks for a whole names pass (deleted papers leave no text to
-read), and the ingest or the poll sends the pass tasks and answers. The tasks coalesce: a pass takes
+wrote (:func:`note_written`), a prune asks for both passes over the whole alias (deleted papers leave no
+text to read), and the ingest or the poll sends the pass tasks and answers. The tasks coalesce: a pass takes
 every id noted so far under a lock, and one asked for while another runs waits for it and then takes
 what came meanwhile, so ten polls in a minute cost one or two passes, not ten. The state of each pass
 (queued, running, done or failed, when, how much) is kept in a Redis hash that ``paperlist status``
