@@ -261,7 +261,7 @@ def test_two_schedulers_poll_each_source_once_per_interval_and_a_change_lands_in
             beat.wait(timeout=30)
     for path in paths:
         times = [t for t, _ in upstream.requests[path]]
-        gaps = [b - a for a, b in zip(times, times[1:])]
+        gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
         assert len(times) >= 2, (path, times)  # polled again after its interval (one poll runs at a time)
         assert min(gaps) >= INTERVAL * 0.85, f"{path} polled twice within an interval: gaps {gaps}"
 

@@ -85,7 +85,7 @@ class NamesMemo:
         with new words) found in it; a changed text is read whole."""
         fresh = {k: p for k, p in patterns.items() if self.patterns.get(k) != p}
         whole = new = None
-        for entry, text in zip(entries, texts):
+        for entry, text in zip(entries, texts, strict=True):
             known = self.found.get(entry.paper_id)
             if known is None:
                 whole = whole or automaton(patterns) or _NOTHING

@@ -40,7 +40,7 @@ def sample() -> list[Entry]:
 def _same(entries: list[Entry], memo: NamesMemo) -> None:
     fresh = corpus_names(entries)
     remembered = corpus_names(entries, memo)
-    differ = [(e.paper_id, a, b) for e, a, b in zip(entries, fresh, remembered) if a != b]
+    differ = [(e.paper_id, a, b) for e, a, b in zip(entries, fresh, remembered, strict=True) if a != b]
     assert not differ, differ[:5]
 
 
