@@ -18,24 +18,21 @@ from pathlib import Path
 
 import numpy as np
 import redis
-from elasticsearch import Elasticsearch, helpers
+from elasticsearch import Elasticsearch
 
 from services.indexer.writes.bulk import update_papers
 from services.search.engine import people_store
-from services.search.records.embedding import EMBEDDING
 from services.search.records.people import Person, Successor
 
 from .curation import Overrides, load_overrides
 from .decide import Decision, decide
 from .ids import redirects
-from .slots import Slot, credible, profile_ids
+from .reader import read_corpus
 from .succession import stable_ids
-from .summaries import PaperFacts, summaries
+from .summaries import summaries
 
 log = logging.getLogger(__name__)
 
-FIELDS = ["year", "conference", "title", "status", "topics", "authors", "author_ids", EMBEDDING]
-SCAN_SIZE = 1000
 OVERRIDES = Path(__file__).with_name("overrides.toml")
 
 
@@ -56,7 +53,8 @@ def run_pass(es: Elasticsearch, client: redis.Redis, alias: str, people_index: s
     """Decide every author place's person over ``alias`` and write the changes."""
     started = time.monotonic()
     es.indices.refresh(index=alias)
-    facts, slots, previous, stored_ids, vectors = _read(es, alias)
+    read = read_corpus(es, alias)
+    facts, slots, previous, stored_ids, vectors = read.facts, read.slots, read.previous, read.stored, read.vectors
     deciding = time.monotonic()
     decision = decide(slots, vectors, overrides=overrides if overrides is not None else load_overrides(OVERRIDES))
     for problem in decision.skipped:
@@ -92,49 +90,10 @@ class Reading:
 
 def decide_alias(es: Elasticsearch, alias: str, overrides: Overrides | None = None) -> Reading:
     """Read ``alias`` and decide its people as :func:`run_pass` would, writing nothing."""
-    _, slots, previous, _, vectors = _read(es, alias)
-    decision = decide(slots, vectors, overrides=overrides if overrides is not None else load_overrides(OVERRIDES))
-    return Reading(decision, vectors, previous)
-
-
-def _read(es: Elasticsearch, alias: str):
-    """Every paper's facts and slots, the person ids stored by place, and the embeddings the slots point at."""
-    facts: list[PaperFacts] = []
-    slots: list[Slot] = []
-    previous: dict[tuple[str, int], str] = {}
-    stored: dict[str, list[str | None]] = {}
-    rows: list[list[float]] = []
-    for hit in helpers.scan(es, index=alias, _source=FIELDS, size=SCAN_SIZE, scroll="5m",
-                            query={"query": {"match_all": {}}}):
-        source, paper_id = hit["_source"], hit["_id"]
-        authors = source.get("authors") or []
-        paper = PaperFacts(
-            paper_id=paper_id, title=source.get("title") or "", conference=source.get("conference") or "",
-            year=int(source.get("year") or 0), status=source.get("status") or "",
-            topics=tuple(source.get("topics") or ()), names=tuple(a.get("name") or "" for a in authors),
-            affiliations=tuple(a.get("affiliation") or "" for a in authors),
-            profiles=tuple(a.get("author_id") or "" for a in authors),
-            orcids=tuple(a.get("orcid") or "" for a in authors))
-        facts.append(paper)
-        vector = -1
-        if source.get(EMBEDDING):
-            vector = len(rows)
-            rows.append(source[EMBEDDING])
-        stored[paper_id] = ids = list(source.get("author_ids") or [])
-        for place in range(len(authors)):
-            slots.append(_slot(paper, place, vector))
-            if place < len(ids) and ids[place]:
-                previous[(paper_id, place)] = ids[place]
-    vectors = np.asarray(rows, np.float32) if rows else None
-    return facts, slots, previous, stored, vectors
-
-
-def _slot(paper: PaperFacts, place: int, vector: int) -> Slot:
-    name = paper.names[place]
-    return Slot(paper_id=paper.paper_id, position=place, name=name, year=paper.year, venue=paper.conference,
-                affiliation=paper.affiliations[place],
-                profile_ids=tuple(p for p in profile_ids(paper.profiles[place], paper.orcids[place]) if credible(name, p)),
-                coauthors=paper.names[:place] + paper.names[place + 1:], topics=paper.topics, vector=vector)
+    read = read_corpus(es, alias)
+    decision = decide(read.slots, read.vectors,
+                      overrides=overrides if overrides is not None else load_overrides(OVERRIDES))
+    return Reading(decision, read.vectors, read.previous)
 
 
 def _store(es: Elasticsearch, index: str, people: list[Person], retired: dict[str, tuple[str, ...]]) -> int:

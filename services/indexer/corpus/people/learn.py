@@ -44,3 +44,32 @@ def fit_logistic(features: np.ndarray, labels: np.ndarray, threshold: float, c: 
 
     fitted = LogisticRegression(C=c, max_iter=2000).fit(transform(features), labels)
     return Model(tuple(float(w) for w in fitted.coef_[0]), float(fitted.intercept_[0]), threshold)
+
+
+def fit(slots, vectors, seed: int = 1, threshold: float = 0.5) -> Model:
+    """The model from the visible labelled slots (sub-hiding as the benchmark hides)."""
+    from .table import build_table
+    table = build_table(slots)
+    x, y, keep = labelled_pairs(table, vectors, 0)
+    rng = np.random.default_rng(seed + 100)
+    codes = namespace_codes(table, OPENREVIEW)
+    lab_papers = np.unique(table.paper[codes >= 0])
+    sub = np.zeros(int(table.paper.max()) + 1, bool)
+    sub[rng.choice(lab_papers, len(lab_papers) // 2, replace=False)] = True
+    visible = (codes >= 0) & ~sub[table.paper]
+    profiles = np.zeros((table.blocks, 2), np.int64)
+    pairs = np.unique(np.stack([table.block[visible], codes[visible]]), axis=1)
+    profiles[:, 0] = np.bincount(pairs[0], minlength=table.blocks)
+    profiles[:, 1] = np.bincount(table.block[visible], minlength=table.blocks)
+    from .evidence import FEATURES
+    pb = np.repeat(np.arange(table.blocks), np.diff(table.pair_starts))[keep]
+    x[:, FEATURES.index("name_profiles")] = profiles[pb, 0]
+    x[:, FEATURES.index("name_labelled")] = profiles[pb, 1]
+    hid = sub[table.paper[table.left[keep]]] | sub[table.paper[table.right[keep]]]
+    return fit_logistic(x[hid], y[hid], threshold)
+
+
+def write_weights(model, seed):
+    from .model import WEIGHTS, to_toml
+    WEIGHTS.write_text(to_toml(model, f"seed {seed}"), encoding="utf-8")
+    return WEIGHTS
