@@ -1,5 +1,11 @@
 """The people decision measured against profile ids (issue 45): hide half, decide, score the hidden slots.
 
+Why this way: the only truth of who wrote a slot is the OpenReview profile some sources give, and
+the decision uses those very ids as anchors, so scoring the slots that carry one would score the
+input. Hiding whole papers' ids makes the scored slots look like the corpus's many papers that
+never had an id (CVPR, ICML before OpenReview), and hiding by paper, not by slot, keeps a hidden
+slot's co-authors unlabelled too, as they are on such papers.
+
 The OpenReview profile ids the sources give (``~Yang_Liu3``) are the truth. The corpus is read as the
 pass reads it (:func:`services.indexer.corpus.people.reader.read_corpus` over ``--index``, cached under
 ``--cache`` by alias and index name, so a repeat run loads in seconds). Of the papers with an
