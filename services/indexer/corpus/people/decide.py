@@ -1,7 +1,7 @@
 """The whole decision: slots in, a person id per slot out.
 
-Score every within-block pair (:mod:`.model` over :mod:`.evidence`), cluster each block
-(:mod:`.cluster`), join the persons of different blocks that share a linking profile id (an
+Score every within-block pair (:mod:`.model` over :mod:`.evidence`), join slots to the block's
+profile-anchored persons where the model says so (:mod:`.anchor`), cluster each block (:mod:`.cluster`), join the persons of different blocks that share a linking profile id (an
 IEEE id behind "J.S. Albus" and "James S. Albus"), apply the operator's overrides
 (:mod:`.curation`) and name each person (:mod:`.ids`).
 """
@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cluster import UnionFind, cluster_blocks, distances
+from .anchor import ASSIGN_BY, anchor_scores, anchored_distances, anchors_of, assign
+from .cluster import APART_DISTANCE, UnionFind, cluster_blocks, distances
 from .curation import Overrides, apply_overrides
 from .ids import person_ids
 from .model import Model, default_model
@@ -74,7 +75,13 @@ def decide(slots: Sequence[Slot], vectors: np.ndarray | None = None, model: Mode
     table = build_table(slots)
     profiles = block_profiles(table)
     probability = 1.0 / (1.0 + np.exp(-np.clip(model.pair_logits(table, vectors, profiles), -30, 30)))
-    rows = join_linked(table, cluster_blocks(table, distances(table, probability), model.threshold))
+    distance = distances(table, probability)
+    if model.assign is not None:
+        anchor = anchors_of(table)
+        scores = anchor_scores(table, probability, distance >= APART_DISTANCE, anchor)
+        joined = assign(scores, len(anchor), model.assign, ASSIGN_BY)
+        distance = anchored_distances(table, distance, anchor, joined, rest_apart=False)
+    rows = join_linked(table, cluster_blocks(table, distance, model.threshold))
     clusters = np.empty(len(slots), np.int64)
     clusters[table.order] = np.unique(rows, return_inverse=True)[1]
     agreeing = [(int(table.order[row]), pid) for row, pid in table.ids]

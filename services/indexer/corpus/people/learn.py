@@ -1,12 +1,14 @@
 """Weights from the labelled slots: pairs of slots with visible OpenReview ids in one block.
 
-Used by the benchmark (``bench/people.py --fit``) and to write ``weights.toml``; the pass never
+Used by the benchmark (``bench/corpus/people.py --fit``) and to write ``weights.toml``; the pass never
 trains. A pair is labelled 1 when both slots carry the same profile, 0 when they carry two; a
 block gives at most :data:`PAIRS_PER_BLOCK` pairs so that "Sergey Levine" (31k positive pairs)
 does not drown the homonym blocks.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -46,7 +48,7 @@ def fit_logistic(features: np.ndarray, labels: np.ndarray, threshold: float, c: 
     return Model(tuple(float(w) for w in fitted.coef_[0]), float(fitted.intercept_[0]), threshold)
 
 
-def fit(slots, vectors, seed: int = 1, threshold: float = 0.5) -> Model:
+def fit(slots, vectors, seed: int = 1, threshold: float = 0.5, assign: float | None = 0.8) -> Model:
     """The model from the visible labelled slots (sub-hiding as the benchmark hides)."""
     from .table import build_table
     table = build_table(slots)
@@ -66,7 +68,7 @@ def fit(slots, vectors, seed: int = 1, threshold: float = 0.5) -> Model:
     x[:, FEATURES.index("name_profiles")] = profiles[pb, 0]
     x[:, FEATURES.index("name_labelled")] = profiles[pb, 1]
     hid = sub[table.paper[table.left[keep]]] | sub[table.paper[table.right[keep]]]
-    return fit_logistic(x[hid], y[hid], threshold)
+    return replace(fit_logistic(x[hid], y[hid], threshold), assign=assign)
 
 
 def write_weights(model, seed):

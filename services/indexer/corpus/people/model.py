@@ -29,6 +29,8 @@ class Model:
     weights: tuple[float, ...]
     intercept: float
     threshold: float            # average-linkage distance (1 - probability) at which clusters stop merging
+    assign: float | None = None  # mean probability at which a slot joins a profile-anchored person (:mod:`.anchor`);
+                                 # None: no anchoring, average linkage over everything
 
     def logit(self, features: np.ndarray) -> np.ndarray:
         return transform(features) @ np.asarray(self.weights, np.float32) + np.float32(self.intercept)
@@ -63,7 +65,9 @@ def load_model(path: Path = WEIGHTS) -> Model:
     missing = [f for f in FEATURES if f not in weights]
     if missing:
         raise ValueError(f"{path}: no weight for {', '.join(missing)}")
-    return Model(tuple(float(weights[f]) for f in FEATURES), float(data["intercept"]), float(data["threshold"]))
+    assign = data.get("assign")
+    return Model(tuple(float(weights[f]) for f in FEATURES), float(data["intercept"]), float(data["threshold"]),
+                 None if assign is None else float(assign))
 
 
 @functools.cache
@@ -74,6 +78,8 @@ def default_model() -> Model:
 def to_toml(model: Model, comment: str = "") -> str:
     """A model as ``weights.toml`` text."""
     lines = [f"# {line}" if line else "#" for line in comment.splitlines()]
-    lines += [f"intercept = {model.intercept:.6g}", f"threshold = {model.threshold:.6g}", "", "[weights]"]
+    lines += [f"intercept = {model.intercept:.6g}", f"threshold = {model.threshold:.6g}"]
+    lines += [] if model.assign is None else [f"assign = {model.assign:.6g}"]
+    lines += ["", "[weights]"]
     lines += [f"{f} = {w:.6g}" for f, w in zip(FEATURES, model.weights)]
     return "\n".join(lines) + "\n"
