@@ -7,6 +7,7 @@ broker is Redis database 15 and the worker consumes a queue of its own.
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
 import signal
 import socket
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import redis as redis_lib
+from filelock import FileLock
 from flask.testing import FlaskClient
 from hypothesis import settings as hypothesis_settings
 
@@ -226,15 +228,37 @@ def ingest(settings, celery_app, es, redis_client, worker, tmp_path):
     return _ingest
 
 
+SHARED_SAMPLE = "PAPERLIST_TEST_SHARED_SAMPLE"  # the folder where xdist's processes share one sample ingest
+
+
 @pytest.fixture(scope="session")
 def sample_ingest(settings, celery_app, es, redis_client, worker, tmp_path_factory):
-    """``(alias, summary)``: the bundled sample corpus, ingested once through the worker for read-only tests."""
+    """``(alias, summary)``: the bundled sample corpus, ingested once through a worker for read-only tests.
+
+    Under xdist the processes share one ingest (the sample with both corpus passes was the largest
+    single cost of the services tier, paid once per process): the first to take the lock in the
+    folder the controller made (:func:`pytest_configure`) ingests and leaves the alias and summary
+    there; the others read them. The controller drops the alias when the whole run ends.
+    """
+    shared = os.environ.get(SHARED_SAMPLE)
+    if not shared:
+        name, summary = _ingest_sample(settings, celery_app, es, redis_client, tmp_path_factory.mktemp("rejects"))
+        yield name, summary
+        drop_alias(es, name)
+        return
+    folder = Path(shared)
+    with FileLock(folder / "sample.lock"):  # held while one process ingests, not while the tests read
+        if not (folder / "sample.pickle").exists():
+            made = _ingest_sample(settings, celery_app, es, redis_client, folder / "rejects")
+            (folder / "sample.pickle").write_bytes(pickle.dumps(made))
+    yield pickle.loads((folder / "sample.pickle").read_bytes())
+
+
+def _ingest_sample(settings, celery_app, es, redis_client, rejects_dir: Path):
     name = f"test-sample-{uuid.uuid4().hex[:8]}"
-    summary = run_ingest(settings, celery_app, es, redis_client, [SAMPLE], name,
-                         rejects_dir=tmp_path_factory.mktemp("rejects"))
+    summary = run_ingest(settings, celery_app, es, redis_client, [SAMPLE], name, rejects_dir=rejects_dir)
     assert summary.indexed > 4000, summary
-    yield name, summary
-    drop_alias(es, name)
+    return name, summary
 
 
 @pytest.fixture(scope="session")
@@ -333,11 +357,12 @@ def corpus_dir() -> Path | None:
 
 
 # The services tier runs in two processes (deploy/test: pytest-xdist's ``-n 2 --dist loadfile``), each
-# with a session of its own: its own Celery worker on its own queue, its own sample ingest and web
-# app. A test file runs whole in one process (its module fixtures are set up once). The files with
+# with a session of its own: its own Celery worker on its own queue and web app; the sample ingest is
+# one for both (the first to need it makes it, :func:`sample_ingest`). A test file runs whole in one process (its module fixtures are set up once). The files with
 # slow tests are handed out first, so that no process is left alone with a long one at the end.
 
 _STARTED = pytest.StashKey[list]()
+_SHARED = pytest.StashKey[str]()
 
 
 def _reaches_services(config) -> bool:
@@ -354,7 +379,8 @@ def pytest_configure(config):
     machine two workers unpacked the Elasticsearch distribution into one folder at once (and
     failed), and the worker that started the node stopped it when its own share was done,
     under the other's tests. The workers now find both running and reuse them; the controller
-    stops what it started when the whole run ends.
+    stops what it started when the whole run ends. It also makes the folder in which the workers
+    share one sample ingest (:func:`sample_ingest`) and drops that alias at the end.
     """
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
@@ -364,9 +390,19 @@ def pytest_configure(config):
 
     stack = LocalStack(_test_settings(), log=lambda line: print(line, file=sys.stderr))
     config.stash[_STARTED] = [store for store in (stack.redis, stack.elasticsearch) if store.ensure(stack.log)]
+    os.environ[SHARED_SAMPLE] = config.stash[_SHARED] = tempfile.mkdtemp(prefix="paperlist-sample-")  # workers inherit it
 
 
 def pytest_unconfigure(config):
+    shared = config.stash.get(_SHARED, None)
+    if shared:
+        made = Path(shared) / "sample.pickle"
+        if made.exists():
+            from services.search.engine.client import make_client
+
+            drop_alias(make_client(_test_settings()), pickle.loads(made.read_bytes())[0])
+        shutil.rmtree(shared, ignore_errors=True)
+        os.environ.pop(SHARED_SAMPLE, None)
     for store in reversed(config.stash.get(_STARTED, [])):
         store.stop()
 
