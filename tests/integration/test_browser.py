@@ -52,12 +52,15 @@ def browser_context(playwright, tmp_path, live_server):
     """Open chromium contexts, each with a fresh user data directory; all closed afterwards."""
     contexts = []
 
-    def open_context(*, javascript: bool = True, width: int = 1280, height: int = 900, clipboard: bool = False):
+    def open_context(*, javascript: bool = True, width: int = 1280, height: int = 900, clipboard: bool = False,
+                     scale: float = 1, bypass_csp: bool = False):
+        # scale: the device's pixel ratio (2 with half the width is a 200% zoom); bypass_csp: for an injected
+        # test script alone (axe-core, test_browser_a11y.py), never for a test of the site's own scripts.
         profile = tmp_path / f"profile-{len(contexts)}"
         context = playwright.chromium.launch_persistent_context(
             str(profile), executable_path=str(CHROMIUM), args=ARGS, headless=True,
             java_script_enabled=javascript, viewport={"width": width, "height": height}, locale="en-US",
-            base_url=live_server)
+            base_url=live_server, device_scale_factor=scale, bypass_csp=bypass_csp)
         context.set_default_timeout(TIMEOUT_MS)
         expect.set_options(timeout=TIMEOUT_MS)
         if clipboard:
