@@ -77,7 +77,7 @@ def test_venue_pages_show_the_numbers(client):
     assert "The source lists no rejections" in accepted_only
     assert client.get("/api/v1/venues/iclr/2014").get_json()["acceptance_rate"] is None
     across = client.get("/conferences/iclr").get_data(as_text=True)
-    assert 'id="venue-years"' in across and 'role="img"' in across
+    assert 'id="venue-years"' in across and 'role="group"' in across  # its years are links (issue 49)
     assert 'href="/conferences/iclr/2018"' in across and ">n/a<" in across
 
 
