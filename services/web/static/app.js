@@ -367,6 +367,9 @@ function initFilterPanel() {
     panel.open = false;
     const results = $(".results", resultsRoot() || document);
     if (results && results.scrollIntoView) { results.scrollIntoView({ block: "start" }); }
+    // The button is folded away with the panel: the focus goes to the results' heading, not to the page.
+    const heading = $("#results-heading");
+    if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); }
   });
 }
 
