@@ -57,6 +57,12 @@ def blocking(violations: list[dict]) -> list[dict]:
     return [v for v in violations if v["impact"] in FAILING or v["id"] not in ALLOWED]
 
 
+def said(found: dict[str, list[dict]]) -> str:
+    """The failing violations, one line each (pytest would cut the nested dict short)."""
+    return "\n".join(f"{where}: {v['id']} ({v['impact']}) {v['help']}: {'; '.join(v['nodes'])}"
+                     for where, violations in found.items() for v in violations)
+
+
 def audit_everywhere(page, path: str, then=None) -> dict[str, list[dict]]:
     """The page at each width and scheme: ``{"1366 light": [failing violations], ...}``, empty lists dropped."""
     found = {}
@@ -124,7 +130,7 @@ PAGE_KINDS = ["front", "results", "results-filtered", "browse", "empty-results",
 def test_axe_finds_nothing_serious_on_any_page_type_in_either_scheme_or_width(browser_context, page_paths, kind):
     page = browser_context(bypass_csp=True)
     found = audit_everywhere(page, page_paths[kind], then=_open_everything)
-    assert found == {}, found
+    assert found == {}, said(found)
 
 
 def test_axe_with_the_suggestions_open_and_a_star_pressed(browser_context):
@@ -140,7 +146,8 @@ def test_axe_with_the_suggestions_open_and_a_star_pressed(browser_context):
         page.locator("#q").press("ArrowDown")
         expect(page.locator("#q")).to_have_attribute("aria-activedescendant", re.compile(r"."))
 
-    assert audit_everywhere(page, "/search", then=suggest) == {}
+    found = audit_everywhere(page, "/search", then=suggest)
+    assert found == {}, said(found)
 
 
 FOCUS = """() => {

@@ -208,12 +208,13 @@ def test_the_map_in_a_browser(mapped, browser_context, width, height):
 def test_the_map_passes_the_accessibility_audit_and_its_cluster_list_is_announced(mapped, browser_context):
     """Issue 49's audit (test_browser_a11y.py) on the map, with a cluster chosen and a search highlighted: no serious
     or critical axe violation at either width or scheme; the clusters are a list named by its heading."""
-    from test_browser_a11y import audit_everywhere
+    from test_browser_a11y import audit_everywhere, said
 
     (conference, year), stored = max(mapped["maps"].items(), key=lambda item: item[1].papers)
     page = browser_context(bypass_csp=True)
     word = stored.clusters[0].terms[0].split()[0]
-    assert audit_everywhere(page, f"/conferences/{conference}/{year}/map?q={word}&cluster=0") == {}
+    found = audit_everywhere(page, f"/conferences/{conference}/{year}/map?q={word}&cluster=0")
+    assert found == {}, said(found)
     clusters = page.get_by_role("list", name=f"The {len(stored.clusters)} clusters")
     expect(clusters.get_by_role("link")).to_have_count(len(stored.clusters))
     expect(page.locator("#map-matches[role=status]")).to_contain_text("highlighted")

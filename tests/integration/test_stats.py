@@ -119,7 +119,9 @@ def test_stats_rejects_bad_parameters_as_search_does(client, params):
 
 
 def _trends_section(html: str) -> str:
-    match = re.search(r'<details class="trends".*?</details>\s*(?=<div class="paper-list">)', html, re.S)
+    # The trends come before the cards' list and its (visually hidden) heading.
+    match = re.search(r'<details class="trends".*?</details>\s*(?=(<h2 class="visually-hidden">Papers</h2>\s*)?<div class="paper-list">)',
+                      html, re.S)
     assert match, "no trends section"
     return match.group(0)
 
