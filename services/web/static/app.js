@@ -175,9 +175,11 @@ function createSuggestions(input, list, endpoint, longest) {
     li.setAttribute("role", "option");
     li.setAttribute("aria-selected", "false");
     li.id = "sugg-" + i;
-    const a = document.createElement("a");
-    a.href = s.url;
-    a.tabIndex = -1;  // the input keeps focus; options are chosen with the arrow keys
+    // An option holds no link (a listbox's options are not to nest controls: axe's nested-interactive, issue 49):
+    // the input keeps the focus, the arrows choose, Enter or a click opens the option's address.
+    li.dataset.href = s.url;
+    const a = document.createElement("span");
+    a.className = "choice";
     const text = document.createElement("span");
     text.className = "text";
     text.textContent = s.text;
@@ -222,7 +224,7 @@ function createSuggestions(input, list, endpoint, longest) {
       if (active >= 0) {
         ev.preventDefault();
         beforeOpen();
-        const href = $("a", items[active]).href;
+        const href = items[active].dataset.href;
         hide();
         window.location.href = href;
       }
@@ -235,8 +237,17 @@ function createSuggestions(input, list, endpoint, longest) {
     setActive(items, next);
   }
 
+  // A press on an option leaves the focus in the input (the list stays open until the click opens the option).
+  list.addEventListener("mousedown", (ev) => { ev.preventDefault(); });
+  list.addEventListener("click", (ev) => {
+    const li = ev.target.closest && ev.target.closest("li[data-href]");
+    if (!li) { return; }
+    const href = li.dataset.href;
+    hide();
+    window.location.href = href;
+  });
   input.addEventListener("blur", () => {
-    // Tabbing away closes the list; a click on an option (which takes focus) still navigates.
+    // Tabbing away closes the list.
     setTimeout(() => {
       const focused = document.activeElement;
       if (focused !== input && !(focused && focused.closest && focused.closest("#suggestions"))) { hide(); }
