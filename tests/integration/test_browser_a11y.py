@@ -70,7 +70,8 @@ def audit_everywhere(page, path: str, then=None) -> dict[str, list[dict]]:
         for scheme in SCHEMES:
             page.set_viewport_size({"width": width, "height": height})
             page.emulate_media(color_scheme=scheme)
-            page.goto(path)  # after the resize: app.js folds the filters and trends by the width it starts at
+            answer = page.goto(path)  # after the resize: app.js folds the filters and trends by the width it starts at
+            assert answer.ok or "error" in path or "1901" in path, f"{path}: {answer.status}"  # the page, not an error
             if then:
                 then(page)
             if failing := blocking(axe_violations(page)):
@@ -113,6 +114,8 @@ def page_paths(es, sample_alias) -> dict[str, str]:
         "api-docs": "/api/docs",
         "not-found": "/conferences/neurips/1901",
         "front-error": "/_front/errors/414",
+        "sources": "/about/sources",
+        "new": "/new",
     }
 
 
@@ -123,7 +126,7 @@ def _open_everything(page) -> None:
 
 PAGE_KINDS = ["front", "results", "results-filtered", "browse", "empty-results", "paper", "name", "person",
               "conferences", "conference", "venue-year", "scores", "institutions", "reading-list",
-              "empty-reading-list", "topics", "topic", "similar", "api-docs", "not-found", "front-error"]
+              "empty-reading-list", "topics", "topic", "similar", "api-docs", "not-found", "front-error", "sources", "new"]
 
 
 @pytest.mark.parametrize("kind", PAGE_KINDS)
