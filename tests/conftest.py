@@ -358,8 +358,9 @@ def corpus_dir() -> Path | None:
 
 # The services tier runs in two processes (deploy/test: pytest-xdist's ``-n 2 --dist loadfile``), each
 # with a session of its own: its own Celery worker on its own queue and web app; the sample ingest is
-# one for both (the first to need it makes it, :func:`sample_ingest`). A test file runs whole in one process (its module fixtures are set up once). The files with
-# slow tests are handed out first, so that no process is left alone with a long one at the end.
+# one for both (the first to need it makes it, :func:`sample_ingest`). A test file runs whole in one
+# process (its module fixtures are set up once). The files with slow tests are handed out first, so
+# that no process is left alone with a long one at the end.
 
 _STARTED = pytest.StashKey[list]()
 _SHARED = pytest.StashKey[str]()

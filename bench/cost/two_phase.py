@@ -45,11 +45,13 @@ ENTRY_BOOST = 50.0
 BOUND = 1000
 
 
-def body_of(q: str) -> dict:
+def body_of(q: str):
+    """The request and the search body the service builds for ``q``."""
     from services.search.query.request import parse_request
     from services.search.query.semantic import build_ranked
 
-    return build_ranked(parse_request({"q": [q]}))
+    req = parse_request({"q": [q]})
+    return req, build_ranked(req)
 
 
 def ranking(body: dict) -> tuple[dict, list[dict], list[dict]] | None:
@@ -142,21 +144,23 @@ def send(session: requests.Session, es: str, index: str, body: dict | list[dict]
     return data["took"], [h["_id"] for h in data["hits"]["hits"][:10]]
 
 
-def sampled(session: requests.Session, es: str, index: str, body: dict) -> tuple[dict, int]:
-    """``body`` with its facets sampled when its matches are that many (as the service samples), and the count."""
-    from services.search.query.breadth import sample_share
+def sampled(session: requests.Session, es: str, index: str, req, body: dict) -> tuple[dict, int]:
+    """``body`` as the service sends it (a broad search's facets sampled: :mod:`services.search.query.breadth`'s
+    rule, the same count body) and how many papers it matches (to tell broad from narrow)."""
+    from services.search.query.breadth import count_body, sample_share
     from services.search.query.search_body import sample_facets
 
-    count = {"query": body["query"], "size": 0, "track_total_hits": True,
-             **({"post_filter": body["post_filter"]} if "post_filter" in body else {})}
+    check = count_body(req, body)
+    count = check or {"query": body["query"], "size": 0, "track_total_hits": True,
+                      **({"post_filter": body["post_filter"]} if "post_filter" in body else {})}
     matched = session.post(f"{es}/{index}/_search", json=count, timeout=60).json()["hits"]["total"]["value"]
-    return (sample_facets(body, sample_share(matched)) if "aggs" in body else body), matched
+    return (sample_facets(body, sample_share(matched)) if check else body), matched
 
 
 def run(es: str, index: str, corpus: Path, n: int, rounds: int, seed: int, only: list[str]) -> dict:
     session = requests.Session()
     texts = list(dict.fromkeys([*queries(corpus, n, seed), *BROAD]))
-    rows = [sampled(session, es, index, body_of(q)) for q in texts]
+    rows = [sampled(session, es, index, *body_of(q)) for q in texts]
     names = ["today", *[v for v in VARIANTS if v != "today" and (not only or v in only)]]
     bodies = {name: [VARIANTS[name](body) for body, _ in rows] for name in names}
     took: dict[str, list[list[float]]] = {name: [[] for _ in rows] for name in names}
