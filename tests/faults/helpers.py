@@ -33,6 +33,10 @@ ES_DIST_ENV = "PAPERLIST_ES_DIST"
 ES_USER = "paperlist-es"
 ES_HEAP = "512m"
 HUNSPELL = PROJECT_ROOT / "deploy" / "elasticsearch" / "hunspell"
+STRICT = bool(os.environ.get("PAPERLIST_FAULTS"))  # the time budgets asserted too (a quiet machine)
+# A search load asserts that searches are answered through a fault, not how fast: on a loaded machine
+# one search past the web's 2 s budget is a 503 (CI, 2026-12-07). The strict run keeps the budget.
+LOAD_SEARCH_BUDGET = 20.0
 BASE_YML = PROJECT_ROOT / "deploy" / "elasticsearch" / "elasticsearch.yml"
 # Keys of deploy/elasticsearch.yml that describe the single shared node, set per node here.
 _NODE_KEYS = ("cluster.name", "node.name", "discovery.type", "network.host")
@@ -254,6 +258,8 @@ class SearchLoad:
                  max_seconds: float = 300, pause: float = 0.1, exact_total: int | None = None):
         from services.web.app import create_app
 
+        if not STRICT:
+            settings = settings.model_copy(update={"search_budget": max(settings.search_budget, LOAD_SEARCH_BUDGET)})
         self.app = create_app(settings)
         self.max_requests = max_requests
         self.max_seconds = max_seconds

@@ -104,10 +104,12 @@ def settled(page, failing: list[dict]) -> list[dict]:
 @pytest.fixture(scope="module")
 def page_paths(es, sample_alias) -> dict[str, str]:
     """One address of each page type in the sample."""
-    paper = es.search(index=sample_alias, size=1, sort=[{"prominence": "desc"}],
-                      query={"bool": {"filter": [{"exists": {"field": "reviews"}}, {"exists": {"field": "tldr"}}]}}
-                      )["hits"]["hits"]
-    paper = paper[0]["_source"] if paper else es.search(index=sample_alias, size=1)["hits"]["hits"][0]["_source"]
+    # The fullest paper page, the same one every run: review scores, a TL;DR and authors with affiliations
+    # (an affiliation is text beside the author's link: the case link-in-text-block is about).
+    order = [{"prominence": "desc"}, {"paper_id": "asc"}]
+    paper = es.search(index=sample_alias, size=1, sort=order, query={"bool": {"filter": [
+        {"exists": {"field": field}} for field in ("rating_avg", "tldr", "affiliations")]}})["hits"]["hits"]
+    paper = (paper or es.search(index=sample_alias, size=1, sort=order)["hits"]["hits"])[0]["_source"]
     person = es.search(index=f"{sample_alias}-people", size=1, sort=[{"papers": "desc"}],
                        query={"term": {"kind": "person"}})["hits"]["hits"][0]["_source"]
     names = es.search(index=f"{sample_alias}-people", size=0, query={"term": {"kind": "person"}},
