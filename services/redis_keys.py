@@ -154,6 +154,11 @@ def pass_lock(alias: str, name: str) -> str:
     return f"{PREFIX}:lock:pass:{name}:{alias}"
 
 
+def merge_written(alias: str) -> str:
+    """Documents written to ``alias`` since its index was last merged (services.indexer.ingest.merge)."""
+    return f"{PREFIX}:merge:{alias}:written"
+
+
 # -- followed sources (services.indexer.follow) ----------------------------------------------------
 
 FOLLOW_TOTALS = f"{PREFIX}:follow:totals"  # polls per outcome over every source (/metrics shows them)

@@ -25,7 +25,7 @@ from .celery_app import VISIBILITY_TIMEOUT
 from .corpus.names.index_pass import run_pass
 from .corpus.people import index_pass as people_pass
 from .follow import runner as follow
-from .ingest import passes
+from .ingest import merge, passes
 from .ingest.batch import write_batch
 from .ingest.progress import NAMES_LEASE, PEOPLE_LEASE, IngestRun
 from .ingest.prune import prune_missing
@@ -111,6 +111,7 @@ def names(self, alias: str, run_id: str | None = None, whole: bool = False) -> d
             except BaseException:
                 passes.give_back(self.redis, alias, passes.NAMES, ids, whole or wanted)
                 raise
+            merge.note(self.redis, alias, result["updated"])
             passes.finished(self.redis, alias, passes.NAMES, result)
             return result
     return _pass(self, run_id, NAMES_LEASE, work)
@@ -134,9 +135,20 @@ def people(self, alias: str, run_id: str | None = None) -> dict:
                 except BaseException:
                     passes.give_back(self.redis, alias, passes.PEOPLE, written, wanted)
                     raise
+                merge.note(self.redis, alias, result["updated"])
+                result["merge"] = _merge_check(self.es, self.redis, alias)  # after the ingest's last write
             passes.finished(self.redis, alias, passes.PEOPLE, result)
             return result
     return _pass(self, run_id, PEOPLE_LEASE, work)
+
+
+def _merge_check(es, client: redis.Redis, alias: str) -> dict:
+    """:func:`merge.after_writes`, whose failure costs only the merge: the pass that ran stays done (no retry)."""
+    try:
+        return merge.after_writes(es, client, alias)
+    except (ApiError, elastic_transport.TransportError, redis.RedisError) as exc:
+        log.warning("merge check of %s failed: %r", alias, exc)
+        return {"started": False, "reason": f"the check failed: {exc.__class__.__name__}"}
 
 
 def _pass(task, run_id: str | None, lease: str, work) -> dict:

@@ -19,6 +19,7 @@ from services.indexer.sources import Origin, origin_from_path
 from services.indexer.writes.bulk import index_papers
 from services.search.records.prominence import VenueScale
 
+from . import merge
 from .passes import note_written
 from .progress import IngestRun, reject_entry
 
@@ -47,6 +48,7 @@ def write_batch(es: Elasticsearch, client: redis.Redis, run: IngestRun, alias: s
     rejects += [reject_entry(p.source, p.position, reason, {"title": p.title}) for p, reason in result.failures]
     run.note_venue_years(result.venue_years)
     note_written(client, alias, result.written)  # before the batch counts as done: its ingest then asks for the pass
+    merge.note(client, alias, len(result.written))
     counts = {"indexed": result.indexed, "unchanged": result.unchanged, "rejected": len(rejects)}
     run.finish_batch(batch_id, counts, rejects)
     return {**counts, "normalise_s": round(normalised - started, 3),

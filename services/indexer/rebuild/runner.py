@@ -32,6 +32,7 @@ from elasticsearch import ApiError, Elasticsearch, TransportError, helpers
 from services.indexer.corpus import scales as venue_scales
 from services.indexer.corpus.names.index_pass import run_pass
 from services.indexer.corpus.people import index_pass as people_pass
+from services.indexer.ingest import merge
 from services.indexer.ingest.corpus_reader import CorpusReader
 from services.indexer.ingest.registry import SourceRegistry
 from services.indexer.paper.own_names import own_names
@@ -181,6 +182,7 @@ class Rebuild:
         if deleted:
             self.redis.hdel(self.state.retired_key, *deleted)
         self.state.save(replayed=replayed, serving_seconds=round(time.monotonic() - self.began, 1))
+        merge.clear(self.redis, self.alias)  # the writes counted were the old index's; this one is merged now
         self._merge_live(heartbeat)
         return Outcome(self.run_id, source, self.target, copied, replayed, 0.0)
 
