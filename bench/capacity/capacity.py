@@ -30,6 +30,7 @@ whatever else runs), so the figures are noisy; run once, on a quiet box when you
 Loopback targets only; every step is bounded by ``--seconds`` and vegeta's ``--timeout``.
 
     python3 -m bench.capacity.capacity [--url http://127.0.0.1:8135] [--rates 25,50,100,...] [--seconds 10]
+    python3 -m bench.capacity.capacity --miss-only --rates 10,20,40,60,80 --no-checks   # every request new
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import argparse
 import gzip
 import json
 import os
+import random
 import resource
 import shutil
 import subprocess
@@ -146,13 +148,19 @@ def show(s: dict) -> None:
               flush=True)
 
 
-class Walk:
-    """The drawn sequence, walked on: each step sends its own stretch (wrapping round)."""
+UNLOADED_PATHS = 20_000  # requests the unloaded miss run may send (wrk -c1 for --unloaded seconds)
 
-    def __init__(self, paths: list[str]):
-        self.paths, self.pos = paths, 0
+
+class Walk:
+    """The drawn sequence, walked on: each step sends its own stretch (wrapping round, unless ``once``:
+    the miss-only mode, where a request sent twice could be a cache hit, refuses to wrap)."""
+
+    def __init__(self, paths: list[str], once: bool = False):
+        self.paths, self.pos, self.once = paths, 0, once
 
     def take(self, n: int) -> list[str]:
+        if self.once and self.pos + n > len(self.paths):
+            raise SystemExit(f"miss-only: the pool's {len(self.paths):,} requests are spent; raise --pool")
         out = [self.paths[(self.pos + i) % len(self.paths)] for i in range(n)]
         self.pos = (self.pos + n) % len(self.paths)
         return out
@@ -268,6 +276,8 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=50_000, help="distinct requests in the mix")
     parser.add_argument("--sequence", type=int, default=200_000, help="length of the drawn request sequence")
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--miss-only", action="store_true",
+                        help="every request distinct (the pool once, shuffled): the knee of traffic no cache absorbs")
     parser.add_argument("--warm", action="store_true",
                         help="keep what the caches hold (default: start cold, as after an ingest)")
     args = parser.parse_args()
@@ -282,7 +292,13 @@ def main() -> None:
     settings = load_settings()
     web = front(parser, args.url, settings)
     corpus, records, pool, sequence, exponent = drawn_mix(args, settings)
-    walk = Walk([pool[i][1] for i in sequence])
+    if args.miss_only:  # every request once, in a seeded order: none can be answered from a cache
+        order = [pool[i][1] for i in random.Random(args.seed).sample(range(len(pool)), len(pool))]
+        unloaded_paths = order[-UNLOADED_PATHS:]  # the unloaded run's own: the steps never send them
+        walk = Walk(order[:-UNLOADED_PATHS], once=True)
+    else:
+        walk = Walk([pool[i][1] for i in sequence])
+        unloaded_paths = walk.paths[-UNLOADED_PATHS:]
     procs = Processes(settings.run_dir)  # the stack at --url must be PAPERLIST_HOME's for its CPU to be counted
     if not args.warm:
         print(f"caches emptied for {cold_caches(web, settings)} (the result cache's generation, the edge)", flush=True)
@@ -295,7 +311,7 @@ def main() -> None:
             script = scratch / "mix.lua"
             script.write_text(WRK_SCRIPT)
             listed = scratch / "requests.txt"
-            listed.write_text("".join(p + "\n" for p in walk.paths[-20_000:]))
+            listed.write_text("".join(p + "\n" for p in unloaded_paths))
             unloaded = wrk(web, script, listed, 0, MISS, threads=1, connections=1, seconds=args.unloaded)
             print(f"unloaded miss (wrk -t1 -c1, caches bypassed): p50 {unloaded['p50_ms']:.1f} ms, "
                   f"p99 {unloaded['p99_ms']:.1f} ms over {unloaded['requests']} requests", flush=True)
@@ -344,7 +360,8 @@ def main() -> None:
               f"stale {100 * checks['stale_share_at_150']:.1f}%, {checks['statuses_at_150']}")
     index = requests.get(f"{web}/readyz", timeout=5).json().get("index", settings.index)
     result = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "url": web, "index": index, "corpus": str(corpus), "tool": f"vegeta ({VEGETA_MODULE})",
-              "caches": "warm" if args.warm else "cold", "mix": {"records": len(records), "pool": len(pool), "zipf_exponent": round(exponent, 4)},
+              "caches": "warm" if args.warm else "cold", "miss_only": args.miss_only,
+              "mix": {"records": len(records), "pool": len(pool), "zipf_exponent": None if args.miss_only else round(exponent, 4)},
               "unloaded_miss": unloaded, "other_cores": round(other, 2), "static": static, "steps": steps, "knee_rps": knee,
               "knee_over_static": knee_over_static, "checks": checks, "plot": str(drawn) if drawn else None,
               "load_average": {"before": [round(x, 2) for x in load_before],

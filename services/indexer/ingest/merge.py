@@ -63,8 +63,10 @@ def _merging(es: Elasticsearch, index: str) -> bool:
     with warnings.catch_warnings():  # the tasks API is "technical preview" to the client
         warnings.simplefilter("ignore", GeneralAvailabilityWarning)
         running = es.tasks.list(actions=f"{FORCEMERGE_ACTION}*", detailed=True)
-    return any(index in str(task.get("description", ""))
-               for node in running.get("nodes", {}).values() for task in node.get("tasks", {}).values())
+    # "Force-merge indices [a, b], maxSegments[1], ...": the names between the first brackets
+    named = (str(task.get("description", "")).partition("[")[2].partition("]")[0].split(", ")
+             for node in running.get("nodes", {}).values() for task in node.get("tasks", {}).values())
+    return any(index in names for names in named)
 
 
 def after_writes(es: Elasticsearch, client: redis.Redis, alias: str, share: float = SHARE) -> dict:

@@ -71,6 +71,11 @@ def test_writes_of_a_quarter_of_the_index_start_one_merge_to_one_segment_per_sha
     assert client.values[redis_keys.merge_written("papers")] == 0
 
 
+def test_a_merge_of_an_index_whose_name_begins_alike_is_another_index():
+    es = _Es(running=[f"Force-merge indices [{INDEX}0], maxSegments[1], onlyExpungeDeletes[false], flush[true]"])
+    assert not merge._merging(es, INDEX) and merge._merging(es, f"{INDEX}0")
+
+
 def test_fewer_writes_start_nothing_and_stay_counted():
     es, client = _Es(docs=1000), _Redis(written=249)
     check = merge.after_writes(es, client, "papers")
@@ -80,7 +85,8 @@ def test_fewer_writes_start_nothing_and_stay_counted():
 
 @pytest.mark.parametrize("segments, running, reason", [
     (2, (), "already one segment per shard"),                       # two shards, one segment each
-    (20, (f"Force-merge indices [{INDEX}], maxSegments[1]",), "a force-merge of the index is running"),
+    (20, (f"Force-merge indices [other, {INDEX}], maxSegments[1], onlyExpungeDeletes[false], flush[true]",),
+     "a force-merge of the index is running"),
 ])
 def test_no_merge_on_an_index_in_one_segment_or_already_merging(segments, running, reason):
     es, client = _Es(docs=1000, segments=segments, shards=2, running=running), _Redis(written=1000)
