@@ -596,3 +596,14 @@ def test_the_image_installs_exactly_the_lock(dockerfile: list[tuple[str, str]]) 
     # The tests run the same versions: deploy/test installs with the lock's pins as constraints.
     script = (ROOT / "deploy" / "test").read_text()
     assert "deploy/requirements.lock >run/constraints.txt" in script and "-c run/constraints.txt" in script
+
+
+def test_the_smokes_ca_override_reaches_every_service_built_from_the_app_image(services: dict) -> None:
+    """deploy/compose-smoke gives each service built from deploy/Dockerfile a base image that trusts the machine's
+    CA where PyPI is reached through one; it finds them with one awk line over this file (the scheduler, added
+    later, was missed when they were named by hand, and its build failed on such a machine)."""
+    line = next(ln for ln in (ROOT / "deploy" / "compose-smoke").read_text().splitlines() if "awk '" in ln and "*app" in ln)
+    program = re.search(r"awk '([^']+)'", line).group(1)
+    found = subprocess.run(["awk", program, str(COMPOSE_FILE)], capture_output=True, text=True, check=True).stdout.split()
+    built = sorted(name for name, svc in services.items() if (svc.get("build") or {}).get("dockerfile") == "deploy/Dockerfile")
+    assert sorted(found) == built and set(APP_SERVICES) <= set(built)
