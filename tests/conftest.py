@@ -292,18 +292,47 @@ def client(app):
     return app.test_client()
 
 
+SERVING_THREADS = 16
+
+
 @contextmanager
 def serving(app):
-    """``app`` on a real loopback port while the block runs; yields its base URL."""
-    from werkzeug.serving import make_server
+    """``app`` on a real loopback port while the block runs; yields its base URL.
 
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    Requests are handled by a pool of threads started with the server, not a thread per request
+    (werkzeug's threaded server): under coverage, a thread starting while another installs its trace
+    function can die before it runs (CPython gh-98257, "Cannot install a trace function while another
+    trace function is being installed"), and its request is never answered (a browser test timed out
+    on it in CI, 2026-12-07). One request per connection (HTTP/1.0), so no idle keep-alive holds a thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from werkzeug.serving import BaseWSGIServer
+
+    class PooledServer(BaseWSGIServer):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.pool = ThreadPoolExecutor(SERVING_THREADS, thread_name_prefix="live-server")
+            list(self.pool.map(time.sleep, [0.05] * SERVING_THREADS))  # every thread started now, before any request
+
+        def process_request(self, request, client_address):
+            self.pool.submit(self._handle, request, client_address)
+
+        def _handle(self, request, client_address):
+            try:
+                self.finish_request(request, client_address)
+            except Exception:
+                self.handle_error(request, client_address)
+            finally:
+                self.shutdown_request(request)
+
+    server = PooledServer("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
+        server.pool.shutdown(wait=False, cancel_futures=True)
 
 
 @pytest.fixture(scope="session")
