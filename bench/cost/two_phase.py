@@ -21,7 +21,9 @@ matches) over narrow (< 1k) p50 ratio, and how often the first hit and the first
 only (a rescore takes no ``sort``: the year and paper-id tie-breakers go).
 
     python -m bench.cost.two_phase --index full --rounds 2 [--n 200]
-    python -m bench.cost.two_phase --index full --only today --against full-merged   # segments' cost
+
+Today's bodies on two indices of the same papers (one force-merged, say) are ``bench.cost.body_cost``'s
+``dump --sample-on`` and ``compare``.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from pathlib import Path
 
 import requests
 
-from bench.cost.body_cost import queries
+from bench.cost.body_cost import queries, sampled
 from bench.harness import REPO, save
 
 BROAD = ("learning", "neural", "model", "deep learning", "network", "data", "graph", "reinforcement learning",
@@ -145,37 +147,19 @@ def send(session: requests.Session, es: str, index: str, body: dict | list[dict]
     return data["took"], [h["_id"] for h in data["hits"]["hits"][:10]]
 
 
-def sampled(session: requests.Session, es: str, index: str, req, body: dict) -> tuple[dict, int]:
-    """``body`` as the service sends it (a broad search's facets sampled: :mod:`services.search.query.breadth`'s
-    rule, the same count body) and how many papers it matches (to tell broad from narrow)."""
-    from services.search.query.breadth import count_body, sample_share
-    from services.search.query.search_body import sample_facets
-
-    check = count_body(req, body)
-    count = check or {"query": body["query"], "size": 0, "track_total_hits": True,
-                      **({"post_filter": body["post_filter"]} if "post_filter" in body else {})}
-    matched = session.post(f"{es}/{index}/_search", json=count, timeout=60).json()["hits"]["total"]["value"]
-    return (sample_facets(body, sample_share(matched)) if check else body), matched
-
-
-def run(es: str, index: str, corpus: Path, n: int, rounds: int, seed: int, only: list[str],
-        against: str | None = None) -> dict:
+def run(es: str, index: str, corpus: Path, n: int, rounds: int, seed: int, only: list[str]) -> dict:
     session = requests.Session()
     texts = list(dict.fromkeys([*queries(corpus, n, seed), *BROAD]))
     rows = [sampled(session, es, index, *body_of(q)) for q in texts]
     names = ["today", *[v for v in VARIANTS if v != "today" and (not only or v in only)]]
     bodies = {name: [VARIANTS[name](body) for body, _ in rows] for name in names}
-    target = dict.fromkeys(names, index)
-    if against:  # today's bodies on another index of the same papers (one force-merged, say), interleaved
-        names.append(f"today@{against}")
-        bodies[names[-1]], target[names[-1]] = bodies["today"], against
     took: dict[str, list[list[float]]] = {name: [[] for _ in rows] for name in names}
     top: dict[str, list[list[str]]] = {name: [[] for _ in rows] for name in names}
     rng = random.Random(seed)
     for _ in range(rounds):
         for i in range(len(rows)):
             for name in rng.sample(names, len(names)):
-                ms, ids = send(session, es, target[name], bodies[name][i])
+                ms, ids = send(session, es, index, bodies[name][i])
                 took[name][i].append(ms)
                 top[name][i] = ids
     broad = [i for i, (_, m) in enumerate(rows) if m >= 100_000]
@@ -209,10 +193,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--only", nargs="*", default=[], help="variants besides today's (default: all)")
-    ap.add_argument("--against", help="also today's bodies on this index (the same papers), interleaved")
     args = ap.parse_args()
     print(save("two-phase", run(args.es, args.index, args.corpus.resolve(), args.n, args.rounds, args.seed,
-                                args.only, args.against)))
+                                args.only)))
 
 
 if __name__ == "__main__":
