@@ -27,6 +27,16 @@ def settling(alias: str) -> str:
     return f"{PREFIX}:generation:{alias}:settling"
 
 
+def bumped(alias: str) -> str:
+    """Set at every bump for :data:`~services.search.engine.generation.RECENT_MS`: a write was that recent."""
+    return f"{PREFIX}:generation:{alias}:bumped"
+
+
+def generation_ended(alias: str, generation_: int) -> str:
+    """Set when ``generation_`` ended, for :data:`~services.search.engine.generation.RECENT_MS`: how long ago."""
+    return f"{PREFIX}:generation:{alias}:ended:{generation_}"
+
+
 def settle_ms(alias: str) -> str:
     """While an ingest loads ``alias`` at its long refresh interval: how long a bump settles (ms)."""
     return f"{PREFIX}:generation:{alias}:settle-ms"

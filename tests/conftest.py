@@ -411,7 +411,11 @@ def pytest_configure(config):
     under the other's tests. The workers now find both running and reuse them; the controller
     stops what it started when the whole run ends. It also makes the folder in which the workers
     share one sample ingest (:func:`sample_ingest`) and drops that alias at the end.
+
+    In every process: a write shows on the very next request (the result cache's refresh window off,
+    ``PAPERLIST_CACHE_REFRESH_WINDOW=0``), which many tests assert; the window's own tests turn it on.
     """
+    os.environ.setdefault("PAPERLIST_CACHE_REFRESH_WINDOW", "0")
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
     if not _reaches_services(config):

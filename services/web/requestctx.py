@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 from flask import Flask, Response, g, request
 
+from services.search.engine.generation import GenerationRead
+
 log = logging.getLogger(__name__)
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -33,7 +35,7 @@ _PRECEDENCE = (STALE, MISS, BYPASS, HIT)
 class RequestState:
     started: float
     request_id: str  # the front's X-Request-ID when it looks like one, else a new one
-    generation: tuple[int, int] | None = None  # (generation, settling ms) once read; None: unread or Redis down
+    generation: GenerationRead | None = None  # once read; None: unread or Redis down
     generation_read: bool = False
     cache_outcomes: list[str] = field(default_factory=list)
     kept_answer_key: str | None = None  # the whole-answer entry to fill on the way out

@@ -78,6 +78,27 @@ def test_cached_query_sees_an_ingest_and_a_reindex_on_its_next_request(settings,
     assert (rolled.headers["X-Cache"], data["total"]) == ("miss", 5)
 
 
+def test_right_after_an_ingest_the_previous_answer_is_served_while_the_new_one_is_made(settings, ingest, redis_client,
+                                                                                     alias, tmp_path):
+    """Issue 52's cold cliff: within the refresh window a miss after a write is answered at once with the
+    answer of the generation before, marked stale, and the request computes the new one after sending it;
+    the next request has it. The tier runs with the window off (conftest): this test turns it on."""
+    ingest([_papers(tmp_path / "fresh" / "fresh2033.json", "c", 3)], alias)
+    client = _app(settings, alias, PAPERLIST_CACHE_REFRESH_WINDOW="120").test_client()  # a slow ingest is no miss
+    assert _search(client, "quokka")[1]["total"] == 3
+    ingest([_papers(tmp_path / "more" / "fresh2034.json", "d", 2)], alias)
+    redis_client.delete(settling_key(alias))  # the refresh computed below is then kept the full TTL
+    served, data = _search(client, "quokka")
+    assert (served.status_code, served.headers["X-Cache"], data["total"]) == (200, "stale", 3)
+    assert served.headers["Warning"] == '110 - "Response is stale"'
+    refreshed, data = _search(client, "quokka")  # the first one's refresh ran once its answer was closed
+    assert (refreshed.headers["X-Cache"], data["total"]) == ("hit", 5)
+    # Outside the window a miss asks Elasticsearch at once, as without it.
+    bump_generation(redis_client, alias)
+    redis_client.delete(redis_keys.bumped(alias), settling_key(alias))
+    assert _search(client, "quokka")[0].headers["X-Cache"] == "miss"
+
+
 def test_redis_down_serves_uncached(settings, sample_alias):
     app = _app(settings, sample_alias, REDIS_URL=f"redis://{CLOSED}/15")
     client = app.test_client()
@@ -173,7 +194,7 @@ def test_a_read_that_misses_takes_the_single_flight_lock_in_the_same_round_trip(
     assert store.get_or_lead(key) == (True, None)  # the first miss leads
     assert redis_client.pttl(redis_keys.cache_lock(key)) > 0  # and its lock lapses by itself
     assert store.get_or_lead(key) == (False, None)  # the next finds it held: it waits for the answer
-    store.store(key, store.stale_key("x"), b"answer", 0)
+    store.store(key, store.stale_key("x"), b"answer", 0, 1)
     assert store.get_or_lead(key) == (False, b"answer")
     assert not redis_client.exists(redis_keys.cache_lock(key))  # the leader's write let it go; a hit takes none
 

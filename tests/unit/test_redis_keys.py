@@ -32,7 +32,9 @@ def test_no_module_but_redis_keys_spells_a_key():
 
 def test_keys_of_one_alias_are_all_different():
     alias = "papers"
-    keys = [redis_keys.generation(alias), redis_keys.settling(alias), redis_keys.cache_entry(alias, 3, "d"),
+    keys = [redis_keys.generation(alias), redis_keys.settling(alias), redis_keys.bumped(alias),
+            redis_keys.generation_ended(alias, 3),
+            redis_keys.cache_entry(alias, 3, "d"),
             redis_keys.cache_stale(alias, "d"), redis_keys.cache_lock(redis_keys.cache_entry(alias, 3, "d")),
             redis_keys.create_lock(alias), redis_keys.journal(alias), redis_keys.writes_paused(alias),
             redis_keys.writers(alias), redis_keys.reindex(alias), redis_keys.reindex_lock(alias),

@@ -21,7 +21,7 @@ def build(settings: Settings, service: SearchReads, guard: RedisGuard) -> tuple[
     """The cached reads in front of ``service`` and their store (None with PAPERLIST_CACHE=false)."""
     store = ResultStore(guard, settings.index, settings.cache_ttl, settings.cache_stale_ttl) \
         if settings.cache_enabled else None
-    return CachedSearch(service, store), store
+    return CachedSearch(service, store, settings.cache_refresh_window), store
 
 
 def kept_answers(store: ResultStore | None) -> KeptAnswers | None:

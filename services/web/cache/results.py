@@ -13,14 +13,15 @@ large, a POSTed text, or a health check).
 * **Stale copy**: every answer is also kept under a generation-free key for a day; when
   Elasticsearch is down or too slow (:class:`SearchUnavailable`) that copy is served,
   marked stale, instead of a 503.
-* **Written after the answer**: a miss's entry (and its stale copy) is serialised and written once the
-  answer has been sent (:func:`~services.web.requestctx.after_sending`), so its client does not wait for the
-  serialising (0.15 ms for 20 hits) nor the round trip; the single-flight lock goes with that write.
-* **Redis down**: requests are served uncached (``bypass``).
-* **Fragments**: HTML the web renders from reads of one request alone (:meth:`CachedSearch.fragment`)
-  is kept the same way, so it changes with the generation like the reads it is made of.
-* **Incomplete answers** (results whose ``left_out`` names facets or a suggestion that ran out
-  of time) are served but never stored: the next request asks again.
+* **An earlier answer while the new one is made** (issue 52's cold cliff): a write bumps the
+  generation and every cached request misses at once, so an ingest sent the crowd to Elasticsearch
+  together. A miss whose stale copy was made in a generation that ended less than
+  ``PAPERLIST_CACHE_REFRESH_WINDOW`` seconds ago (30; 0: never) is answered with that copy, marked
+  stale, and the request that holds the entry's single-flight lock computes the new answer after
+  sending (at most :data:`REFRESHES_IN_FLIGHT` at a time per process; past that it leaves the entry
+  to a later request). So an answer may lack the writes of the last window, never older ones, and
+  only until its refresh lands. Fragments are rendered in their request, so they are not answered
+  this way, and nothing computed from a stale read is kept.
 
 Per request the outcome goes to ``X-Cache`` (``hit``, ``miss``, ``stale``, ``bypass``).
 ``Cache-Control: no-cache`` on the request skips reading (benchmarks of the uncached path)
@@ -35,6 +36,7 @@ import hashlib
 import json
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -46,7 +48,8 @@ from services.search.answers.people import PersonPage
 from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
-from services.search.engine.boundary import BudgetSpent, Deadlines
+from services.search.engine.boundary import BudgetSpent, Deadlines, start_deadline
+from services.search.engine.generation import GenerationRead
 from services.search.errors import SearchUnavailable
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES, PERSON_PAGE_PAPERS
 from services.search.query.request import SearchRequest
@@ -64,16 +67,20 @@ from .store import CacheDown, ResultStore
 
 log = logging.getLogger("services.web.cache")
 
-KEY_VERSION = "3"  # bump when the stored shape of an answer changes (3: the author facet counts people, issue 45)
+KEY_VERSION = "4"  # bump when the stored shape of an answer changes (4: a stale copy says its generation, issue 52)
+REFRESHES_IN_FLIGHT = 2  # per process: answers computed after sending the previous one (the rest of the threads serve)
+FRAGMENT = "fragment:"
 _UNDECODABLE = object()
 
 
 class CachedSearch:
     """The app's search reads with the result cache in front of ``service`` (none when ``store`` is None)."""
 
-    def __init__(self, service: SearchReads, store: ResultStore | None):
+    def __init__(self, service: SearchReads, store: ResultStore | None, refresh_window: float = 0.0):
         self.service = service
         self.store = store
+        self.refresh_window_ms = refresh_window * 1000  # 0: a miss is always answered by Elasticsearch
+        self._refreshing = threading.BoundedSemaphore(REFRESHES_IN_FLIGHT)
 
     # -- cached reads ------------------------------------------------------------------
     def search(self, req: SearchRequest) -> SearchResults:
@@ -135,7 +142,7 @@ class CachedSearch:
     def fragment(self, name: str, req: SearchRequest, render: Callable[[SearchRequest], str]) -> str:
         """HTML the web renders from reads of ``req`` alone (a results page's trends: 57% of its
         render), kept like a read: the same generation key, single flight and stale copy."""
-        return self._read(f"fragment:{name}", str, render, req)
+        return self._read(f"{FRAGMENT}{name}", str, render, req)
 
     # -- passed through ----------------------------------------------------------------
     def export(self, req: SearchRequest, limit: int = EXPORT_LIMIT) -> Exported:
@@ -162,13 +169,19 @@ class CachedSearch:
         if gen is None:  # Redis unavailable
             state.note(BYPASS)
             return _timed(name, call, args)
-        generation, settle_ms = gen
+        settle_ms = gen.settle_ms
         digest = digest_of(name, args)
-        key = store.fresh_key(generation, digest)
+        key = store.fresh_key(gen.number, digest)
         leader = False
         if not no_cache_requested():
             try:
                 leader, raw = store.get_or_lead(key)
+                if raw is None:
+                    previous = self._previous(name, codec, gen, digest, req)
+                    if previous is not _UNDECODABLE:
+                        self._refresh_after_sending(name, call, args, codec, key, digest, gen, leader)
+                        state.note(STALE)
+                        return previous
                 if raw is None and not leader:
                     raw = store.wait(key, _wait_limit())
             except CacheDown as exc:
@@ -183,13 +196,14 @@ class CachedSearch:
             outcome = MISS
         else:
             outcome = BYPASS
+        stale_before = state.cache_outcomes.count(STALE)
         try:
             value = _timed(name, call, args)
         except SearchUnavailable:
             if leader:
                 store.quietly(store.release, key)
-            raw = store.quietly(store.get, store.stale_key(digest))
-            stale = _UNDECODABLE if raw is None else _decoded(codec, raw, req)
+            copy = store.quietly(store.stale, store.stale_key(digest))
+            stale = _UNDECODABLE if copy is None else _decoded(codec, copy[1], req)
             if stale is _UNDECODABLE:
                 raise
             state.note(STALE)
@@ -198,15 +212,68 @@ class CachedSearch:
             if leader:
                 store.quietly(store.release, key)
             raise
-        if getattr(value, "left_out", ()):
-            # Hits without what ran out of time (facets, a suggestion): shown once, never kept.
+        if getattr(value, "left_out", ()) or state.cache_outcomes.count(STALE) > stale_before:
+            # Hits without what ran out of time (facets, a suggestion), or a fragment rendered from a stale
+            # read: shown once, never kept.
             if leader:
                 store.quietly(store.release, key)
         else:  # serialised and stored once the answer is sent (reads are not changed after they return)
             requestctx.after_sending(
-                lambda: store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms))
+                lambda: store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms,
+                                      _reflected(gen)))
         state.note(outcome)
         return value
+
+    def _previous(self, name: str, codec: Codec, gen: GenerationRead, digest: str, req: SearchRequest | None) -> Any:
+        """An earlier generation's answer of a read that missed (its stale copy) when that generation ended
+        within the refresh window (:attr:`refresh_window_ms`), so the answer lacks no write older than the
+        window; else ``_UNDECODABLE``. Nothing is read unless some write was that recent."""
+        window = self.refresh_window_ms
+        if not window or gen.age_ms is None or gen.age_ms > window or name.startswith(FRAGMENT):
+            return _UNDECODABLE
+        store = self.store
+        assert store is not None
+        copy = store.stale(store.stale_key(digest))
+        if copy is None or copy[0] >= gen.number:
+            return _UNDECODABLE
+        ended = store.ended_ms_ago(copy[0])
+        return _UNDECODABLE if ended is None or ended > window else _decoded(codec, copy[1], req)
+
+    def _refresh_after_sending(self, name: str, call: Callable, args: tuple, codec: Codec, key: str, digest: str,
+                               gen: GenerationRead, leader: bool) -> None:
+        """The new answer of an entry answered with its previous one, computed once the answer is sent by the
+        request holding its lock, with a search budget of its own; without a free refresh slot the lock goes
+        and a later request tries again."""
+        store = self.store
+        assert store is not None
+        if not leader:
+            return
+        if not self._refreshing.acquire(blocking=False):
+            store.quietly(store.release, key)
+            return
+
+        def refresh() -> None:
+            try:
+                start_deadline(Deadlines.search)
+                value = _timed(name, call, args)
+                if getattr(value, "left_out", ()):
+                    store.quietly(store.release, key)
+                else:
+                    store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), gen.settle_ms,
+                                  _reflected(gen))
+            except Exception:
+                store.quietly(store.release, key)
+                raise
+            finally:
+                self._refreshing.release()
+
+        requestctx.after_sending(refresh)
+
+
+def _reflected(gen: GenerationRead) -> int:
+    """The generation whose every write an answer made now is sure to reflect: the one before while the
+    last write may not be searchable yet (settling), so a copy never looks younger than its data."""
+    return gen.number - 1 if gen.settle_ms else gen.number
 
 
 def _wait_limit() -> float:

@@ -82,7 +82,7 @@ class ResultStore:
         return redis_keys.cache_stale(self.alias, digest)
 
     # -- round trips -----------------------------------------------------------------
-    def generation(self) -> tuple[int, int] | None:
+    def generation(self) -> generation.GenerationRead | None:
         """The generation and its settling time left, read once per request (None while Redis is down)."""
         self.generation_with(None)
         return requestctx.current().generation
@@ -108,11 +108,11 @@ class ResultStore:
         except CacheDown as exc:
             self.failed(exc)
             return None
-        state.generation = generation.parse_generation_read(replies[:2])
-        self._seen = state.generation[0]
+        state.generation = generation.parse_generation_read(replies[:generation.READ_REPLIES])
+        self._seen = state.generation.number
         if guess is None or guess != self._seen:
             return None
-        return key_of(guess), replies[2]
+        return key_of(guess), replies[generation.READ_REPLIES]
 
     def get(self, key: str) -> bytes | None:
         with self.guard.guarded() as client:
@@ -139,14 +139,26 @@ class ResultStore:
                 return raw
         return None
 
-    def store(self, key: str, stale_key: str, raw: bytes, settle_ms: int) -> None:
+    def store(self, key: str, stale_key: str, raw: bytes, settle_ms: int, gen: int) -> None:
+        """An answer of generation ``gen``: its entry, its stale copy (which says its generation), its lock gone."""
         with self.guard.guarded() as client:
             pipe = client.pipeline(transaction=False)
             pipe.set(key, raw, px=self.ttl_for(settle_ms))
             if self.stale_ttl:
-                pipe.set(stale_key, raw, ex=self.stale_ttl)
+                pipe.set(stale_key, b"%d\n" % gen + raw, ex=self.stale_ttl)
             pipe.delete(redis_keys.cache_lock(key))
             pipe.execute()
+
+    def stale(self, stale_key: str) -> tuple[int, bytes] | None:
+        """The stale copy: the generation it was made in and the answer (None: none, or not a copy)."""
+        raw = self.get(stale_key)
+        head, sep, answer = (raw or b"").partition(b"\n")
+        return (int(head), answer) if sep and head.isdigit() else None
+
+    def ended_ms_ago(self, gen: int) -> int | None:
+        """How long ago generation ``gen`` ended (:func:`generation.ended_ms_ago`)."""
+        with self.guard.guarded() as client:
+            return generation.ended_ms_ago(client, self.alias, gen)
 
     def put(self, key: str, raw: bytes, settle_ms: int) -> None:
         with self.guard.guarded() as client:

@@ -22,6 +22,8 @@ from collections.abc import Callable
 
 from flask import Response, request
 
+from services.search.engine.generation import GenerationRead
+
 from .. import requestctx
 from ..policy import Policy
 from ..requestctx import STALE
@@ -29,7 +31,7 @@ from . import canonical, validators
 from .headers import VARY
 
 READ_METHODS = ("GET", "HEAD")
-Generation = Callable[[], "tuple[int, int] | None"]  # (generation, settling ms left); None: unknown
+Generation = Callable[[], "GenerationRead | None"]  # None: unknown (Redis down)
 
 
 class Edge:
