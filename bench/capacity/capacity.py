@@ -63,6 +63,7 @@ from bench.capacity.load import (
     drawn_mix,
     front,
     metric_sums,
+    mix_arguments,
     wrk,
 )
 from bench.capacity.request_cost import DOC, Processes, busy_seconds, write_doc
@@ -271,11 +272,7 @@ def main() -> None:
     parser.add_argument("--no-checks", action="store_true", help="skip the steps at 80%% and 150%% of the knee")
     parser.add_argument("--plot", type=Path, default=PLOT)
     parser.add_argument("--write-doc", action="store_true", help="replace the run's section in docs/capacity.md")
-    parser.add_argument("--corpus", type=Path, default=None, help="default: PAPERLIST_CORPUS")
-    parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
-    parser.add_argument("--pool", type=int, default=50_000, help="distinct requests in the mix")
-    parser.add_argument("--sequence", type=int, default=200_000, help="length of the drawn request sequence")
-    parser.add_argument("--seed", type=int, default=9)
+    mix_arguments(parser)
     parser.add_argument("--miss-only", action="store_true",
                         help="every request distinct (the pool once, shuffled): the knee of traffic no cache absorbs")
     parser.add_argument("--warm", action="store_true",

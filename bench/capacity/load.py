@@ -158,6 +158,15 @@ def front(parser: argparse.ArgumentParser, url: str | None, settings) -> str:
     return ready_web(settings, target)
 
 
+def mix_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options :func:`drawn_mix` reads."""
+    parser.add_argument("--corpus", type=Path, default=None, help="default: PAPERLIST_CORPUS")
+    parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
+    parser.add_argument("--pool", type=int, default=50_000, help="distinct requests in the mix")
+    parser.add_argument("--sequence", type=int, default=200_000, help="length of the drawn request sequence")
+    parser.add_argument("--seed", type=int, default=9)
+
+
 def drawn_mix(args: argparse.Namespace, settings, share: float = 0.8) -> tuple[Path, list, list, list[int], float]:
     """The corpus, its records, the pool of ``(kind, canonical path)`` and the Zipf-drawn sequence with its exponent,
     from the options ``--corpus``, ``--step``, ``--pool``, ``--sequence``, ``--seed``."""
@@ -269,12 +278,8 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--unloaded", type=int, default=10, help="seconds of the unloaded miss run (-t1 -c1)")
     parser.add_argument("--cold", type=int, default=4, help="cold broad searches sent during each edge-on run")
-    parser.add_argument("--corpus", type=Path, default=None, help="default: PAPERLIST_CORPUS")
-    parser.add_argument("--step", type=int, default=1, help="read every n-th corpus file")
-    parser.add_argument("--pool", type=int, default=50_000, help="distinct requests in the mix")
+    mix_arguments(parser)
     parser.add_argument("--top-share", type=float, default=0.8, help=f"share of requests from the {TOP} most popular")
-    parser.add_argument("--sequence", type=int, default=200_000, help="length of the drawn request sequence")
-    parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
     if not 1 <= args.duration <= MAX_DURATION or not 1 <= args.unloaded <= MAX_DURATION:
         parser.error(f"--duration and --unloaded are 1-{MAX_DURATION} seconds")
