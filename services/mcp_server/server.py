@@ -19,11 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 from starlette.applications import Starlette
 
@@ -99,9 +101,12 @@ TOOLS: tuple[ToolSpec, ...] = (
 
 def _tool(spec: ToolSpec, tools: PaperTools) -> Tool:
     """``spec`` as the SDK's tool: arguments validated by the SDK against ``spec.arguments``, the answer against
-    ``spec.answer`` (structured content, and the same JSON as text for clients that read only text)."""
-    def call(**arguments: Any) -> dict[str, Any]:
-        return spec.run(tools, spec.arguments.model_construct(**arguments))
+    ``spec.answer``: structured content, and the same JSON as text for clients that read only text (compact: the
+    SDK's own text is indented, twice the tokens)."""
+    def call(**arguments: Any) -> CallToolResult:
+        answer = spec.run(tools, spec.arguments.model_construct(**arguments))
+        return CallToolResult(content=[TextContent(type="text", text=orjson.dumps(answer).decode())],
+                              structured_content=answer)
 
     return Tool(fn=call, name=spec.name, title=spec.title, description=spec.description,
                 parameters=spec.arguments.model_json_schema(by_alias=True),
