@@ -27,6 +27,8 @@ __all__ = ["LocalStack", "StackError"]
 
 GUNICORN_CONF = PROJECT_ROOT / "deploy" / "gunicorn.conf.py"
 MCP_APP = "services.mcp_server.server:http_app"  # the MCP server's streamable HTTP app, an ASGI factory
+MCP_PATH = "/mcp"
+MCP_PING = b'{"jsonrpc": "2.0", "id": 0, "method": "ping"}'
 Log = Callable[[str], None]
 
 
@@ -102,7 +104,7 @@ class LocalStack:
                 "--workers", str(self.settings.mcp_workers), "--no-access-log", "--log-level", "warning",
                 "--timeout-graceful-shutdown", "10"]
         self.mcp.start(argv, env=self._env(), cwd=PROJECT_ROOT)
-        wait_until(lambda: _socket_answers(socket_path, "/mcp") or not self.mcp.pid(), 60,
+        wait_until(lambda: _socket_answers(socket_path, MCP_PATH, MCP_PING) or not self.mcp.pid(), 60,
                    "the MCP server", self.mcp.logfile)
         if not self.mcp.pid():
             raise StackError(f"the MCP server exited at start; see {self.mcp.logfile}")
@@ -153,12 +155,16 @@ class _UnixConnection(http.client.HTTPConnection):
         self.sock.connect(self.path)
 
 
-def _socket_answers(path: Path, target: str = "/healthz") -> bool:
-    """An app straight over its unix socket, before nginx is in front: gunicorn's /healthz, the MCP server's /mcp
-    (a GET opens its stream of server messages: the status line is enough)."""
+def _socket_answers(path: Path, target: str = "/healthz", ping: bytes | None = None) -> bool:
+    """An app straight over its unix socket, before nginx is in front: gunicorn's GET /healthz, or (``ping``) the
+    MCP server's /mcp answering a JSON-RPC ping POSTed to it (stateless: no session to open first)."""
     conn = _UnixConnection(path)
     try:
-        conn.request("GET", target)
+        if ping is None:
+            conn.request("GET", target)
+        else:
+            conn.request("POST", target, body=ping, headers={"Content-Type": "application/json",
+                                                             "Accept": "application/json"})
         return conn.getresponse().status == 200
     except OSError:
         return False
