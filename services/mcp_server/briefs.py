@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-from services.search.answers.results import SearchResults
 from services.search.answers.people import PersonPage
+from services.search.answers.results import SearchResults
 from services.search.limits import BRIEF_ABSTRACT
 from services.search.records.model import Paper
 from services.web.render import answers

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata

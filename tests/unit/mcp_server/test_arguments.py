@@ -14,7 +14,15 @@ from services.mcp_server.arguments import (
     query_values,
 )
 from services.search.query.sorting import SORTS
-from services.web.render.openapi import AUTHOR_NAME, MODE_PARAM, PAPER_ID, PERSON_ID, PERSON_PAGING, SEARCH_PARAMS, VENUE_PATH
+from services.web.render.openapi import (
+    AUTHOR_NAME,
+    MODE_PARAM,
+    PAPER_ID,
+    PERSON_ID,
+    PERSON_PAGING,
+    SEARCH_PARAMS,
+    VENUE_PATH,
+)
 
 
 @pytest.mark.parametrize("model, params", [
