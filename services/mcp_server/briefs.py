@@ -5,8 +5,9 @@ paper summary (:class:`services.web.render.schemas.PaperSummary`) narrowed to wh
 with the start of its abstract (at most ``BRIEF_ABSTRACT`` characters) and its page on the site. The
 fields are the API's fields (their types and descriptions taken from its model), built by the API's
 answer builders (:mod:`services.web.render.answers`), so the two cannot say different things. One paper
-(``get_paper``), a venue-year and a name's people are the API's answers whole; a person's page is the
-API's with its papers as briefs. Built inside :meth:`.site.Site.context`.
+(``get_paper``) and a venue-year are the API's answers whole; a person's page is the API's with its papers as
+briefs; a name's people are each narrowed to who they are (:data:`PersonBrief`: a common name has dozens, each
+with co-authors, venues and topics). Built inside :meth:`.site.Site.context`.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from services.search.answers.people import PersonPage
 from services.search.answers.results import SearchResults
 from services.search.limits import BRIEF_ABSTRACT
 from services.search.records.model import Paper
-from services.web.render import answers
-from services.web.render.people_schemas import PersonPapers
+from services.search.records.people import Person
+from services.web.render import answers, people_schemas
 from services.web.render.schemas import Answer, Count, Hint, PaperSummary, SortedQuery
 
 Json = dict[str, Any]
@@ -29,12 +30,22 @@ ELLIPSIS = " …"
 BRIEF_FIELDS = ("id", "title", "authors", "author_ids", "conference", "conference_name", "year", "status", "track",
                 "url")
 
-PaperBrief = create_model(
-    "PaperBrief", __base__=Answer, __doc__="A paper in a list: the API's summary, narrowed, with its abstract's start.",
-    **{name: (PaperSummary.model_fields[name].annotation, PaperSummary.model_fields[name]) for name in BRIEF_FIELDS},
+PERSON_BRIEF_FIELDS = ("id", "name", "label", "url", "papers", "hidden", "first_year", "last_year", "newest")
+
+
+def narrowed(name: str, model: type[Answer], fields: tuple[str, ...], doc: str, **more: Any) -> type[Answer]:
+    """A model of ``fields`` of the API's ``model`` (their types and descriptions), and ``more`` fields."""
+    return create_model(name, __base__=Answer, __doc__=doc,
+                        **{f: (model.model_fields[f].annotation, model.model_fields[f]) for f in fields}, **more)
+
+
+PaperBrief = narrowed(
+    "PaperBrief", PaperSummary, BRIEF_FIELDS, "A paper in a list: the API's summary, narrowed, with its abstract's start.",
     abstract=(str, Field(description=f"The abstract's start: at most {BRIEF_ABSTRACT} characters, cut at a word "
-                                     f"and ended with '{ELLIPSIS.strip()}' when cut (get_paper has the whole).")),
-)
+                                     f"and ended with '{ELLIPSIS.strip()}' when cut (get_paper has the whole).")))
+PersonBrief = narrowed(
+    "PersonBrief", people_schemas.Person, PERSON_BRIEF_FIELDS,
+    "A person among a name's people: the API's person narrowed to who they are (get_person has the rest).")
 
 
 class PaperList(Answer):
@@ -59,7 +70,14 @@ class SimilarList(Answer):
     papers: list[PaperBrief]  # type: ignore[valid-type]
 
 
-class PersonBriefs(PersonPapers):
+class PeopleBriefs(Answer):
+    """The people of a name, the most papers first (the API's answer with each person narrowed)."""
+
+    name: str
+    people: list[PersonBrief]  # type: ignore[valid-type]
+
+
+class PersonBriefs(people_schemas.PersonPapers):
     """A person id's answer as the API gives it, its page of papers as briefs."""
 
     papers: list[PaperBrief]  # type: ignore[valid-type]
@@ -97,3 +115,10 @@ def person_briefs(page: PersonPage) -> Json:
     full = answers.person_json(page)
     briefs = [paper_brief(p) for p in page.papers]
     return PersonBriefs.model_validate({**full, "papers": briefs}).model_dump(mode="json")
+
+
+def people_briefs(name: str, people: list[Person]) -> Json:
+    """:func:`answers.people_named_json` with each person narrowed to :data:`PersonBrief`."""
+    full = answers.people_named_json(name, people)
+    kept = [{f: person[f] for f in PERSON_BRIEF_FIELDS} for person in full["people"]]
+    return PeopleBriefs.model_validate({"name": full["name"], "people": kept}).model_dump(mode="json")

@@ -33,7 +33,6 @@ from services.search.engine.client import make_web_client, quiet_client_logs
 from services.search.reads import SearchReads
 from services.search.service import PaperSearch
 from services.settings import Settings, load_settings
-from services.web.render.people_schemas import PeopleNamed
 from services.web.render.schemas import Paper
 from services.web.render.venue_schemas import Venue
 
@@ -87,8 +86,9 @@ TOOLS: tuple[ToolSpec, ...] = (
              VenueArguments, Venue, PaperTools.venue_stats),
     ToolSpec("find_people", "Find people by name",
              "The researchers who write under a name (case, accents and middle initials aside), the most papers "
-             "first, each with their person id, affiliations, co-authors and page (GET /api/v1/people?name=).",
-             NameArguments, PeopleNamed, PaperTools.find_people),
+             "first, each with their person id, label (name and main affiliation), years, newest paper and page "
+             "(GET /api/v1/people?name=, each person narrowed: get_person has the rest).",
+             NameArguments, briefs.PeopleBriefs, PaperTools.find_people),
     ToolSpec("get_person", "Get a person",
              "A researcher by person id (from find_people or a paper's author_ids) and a page of their papers, "
              "newest first; a retired id answers its successors (GET /api/v1/people/{person_id}).",

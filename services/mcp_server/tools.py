@@ -30,6 +30,7 @@ from services.search.limits import (
 )
 from services.search.query.request import number_in_range, parse_request
 from services.search.reads import SearchReads
+from services.search.records.model import Paper
 from services.search.records.people import is_person_id
 from services.web.render import answers
 
@@ -102,9 +103,9 @@ class PaperTools:
             name = arguments.name
             if len(name) > MAX_AUTHOR_NAME:
                 raise InvalidRequest("name", f"at most {MAX_AUTHOR_NAME} characters")
-            return answers.people_named_json(name, self.reads.people_named(name))
+            return briefs.people_briefs(name, self.reads.people_named(name))
 
-    def _paper(self, paper_id: str):
+    def _paper(self, paper_id: str) -> Paper:
         found = self.reads.paper(paper_id[:MAX_PAPER_ID])
         if not found:
             raise ToolError(f"No paper with id '{paper_id[:MAX_PAPER_ID]}'.")

@@ -92,6 +92,13 @@ def test_a_person_answers_with_their_papers_as_briefs(fake_reads):
     assert len(answer["papers"]) == 2 and all("abstract" in p and "topics" not in p for p in answer["papers"])
 
 
+def test_a_names_people_are_told_apart_compactly(fake_reads):
+    _, result = _call(fake_reads, "find_people", {"name": "alan turing"})
+    people = result.structured_content["people"]
+    assert [p["label"] for p in people] == ["Alan Turing · University of Manchester", "Alan Turing · Bletchley Park"]
+    assert all(p["url"] == f"{PUBLIC}/people/{p['id']}" and "coauthors" not in p for p in people)
+
+
 @pytest.mark.parametrize("name, arguments, says", [
     ("search_papers", {"venue": "iclr"}, "venue"),
     ("search_papers", {"page": "two"}, "page"),
