@@ -96,6 +96,8 @@ class Settings(BaseSettings):
     # socket behind nginx (unix:/path/web.sock).
     web_bind: str | None = Field(None, alias="PAPERLIST_WEB_BIND")
     worker_concurrency: int = Field(2, alias="PAPERLIST_WORKER_CONCURRENCY", ge=1, le=64)
+    # uvicorn's processes serving the MCP server's HTTP transport (/mcp); stateless, so any number behind nginx.
+    mcp_workers: int = Field(1, alias="PAPERLIST_MCP_WORKERS", ge=1, le=64)
     # The embedding model (.npz from `paperlist embeddings train`); unset: the one shipped in
     # services/search/records/models/, trained on the sample. Web and workers must name the same one.
     embedding_model: Path | None = Field(None, alias="PAPERLIST_EMBEDDING_MODEL")

@@ -1,5 +1,5 @@
-"""The ``paperlist`` command: up, down, purge-edge, status, ingest, sources, passes, reindex, maps, embeddings, people
-(one module per command).
+"""The ``paperlist`` command: up, down, purge-edge, status, ingest, sources, passes, reindex, maps, embeddings, people,
+mcp (one module per command).
 
 Failures an operator can cause or meet (a missing file, Elasticsearch down, no worker)
 end with one ``error:`` line and a non-zero exit, never a traceback.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from . import embeddings, ingest, maps, passes, people, reindex, sources, stack, status
+from . import embeddings, ingest, maps, mcp, passes, people, reindex, sources, stack, status
 
 __all__ = ["main"]
 
@@ -20,5 +20,5 @@ def main() -> None:
 
 
 for _command in (stack.up, stack.down, stack.purge_edge, status.status, ingest.ingest, sources.sources,
-                 passes.passes, reindex.reindex, maps.maps, embeddings.embeddings, people.people):
+                 passes.passes, reindex.reindex, maps.maps, embeddings.embeddings, people.people, mcp.mcp):
     main.add_command(_command)

@@ -1,4 +1,5 @@
-"""The local front: Debian's nginx on PAPERLIST_HOST:PAPERLIST_PORT, gunicorn behind it on a socket.
+"""The local front: Debian's nginx on PAPERLIST_HOST:PAPERLIST_PORT, gunicorn behind it on a socket (and the MCP
+server's HTTP app, uvicorn, on another: ``/mcp``).
 
 nginx absorbs slow and idle clients (header/body timeouts, limits) that would otherwise
 hold gunicorn's few threads, and keeps whole anonymous answers for a few seconds (the edge
@@ -46,6 +47,7 @@ class LocalNginx:
         self.settings = settings
         self.dir = settings.run_dir / "nginx"
         self.socket = settings.run_dir / "web.sock"
+        self.mcp_socket = settings.run_dir / "mcp.sock"  # the MCP server's HTTP transport (services/mcp_server)
         self.process = Managed("nginx", settings.run_dir)
 
     @property
@@ -66,6 +68,10 @@ class LocalNginx:
     @property
     def upstream(self) -> str:
         return f"unix:{self.socket}"
+
+    @property
+    def mcp_upstream(self) -> str:
+        return f"unix:{self.mcp_socket}"
 
     @property
     def listen(self) -> str:
@@ -109,6 +115,7 @@ class LocalNginx:
         values = {
             "PAPERLIST_LISTEN": self.listen,
             "PAPERLIST_UPSTREAM": self.upstream,
+            "PAPERLIST_MCP_UPSTREAM": self.mcp_upstream,
             "PAPERLIST_STATIC": str(STATIC_DIR),
             "PAPERLIST_NGINX_DIR": str(self.dir),
             "PAPERLIST_NGINX_USER_LINE": self._user_line(),

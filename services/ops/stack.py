@@ -1,4 +1,4 @@
-"""The local stack behind ``paperlist up`` / ``down``: Elasticsearch, Redis, a worker, the web, nginx.
+"""The local stack behind ``paperlist up`` / ``down``: Elasticsearch, Redis, a worker, the web, the MCP server, nginx.
 
 Each piece is reused when it already answers and started (with a pid file in the run
 folder) when it does not; ``down`` stops exactly the processes that have pid files.
@@ -26,6 +26,9 @@ from .redis import LocalRedis
 __all__ = ["LocalStack", "StackError"]
 
 GUNICORN_CONF = PROJECT_ROOT / "deploy" / "gunicorn.conf.py"
+MCP_APP = "services.mcp_server.server:http_app"  # the MCP server's streamable HTTP app, an ASGI factory
+MCP_PATH = "/mcp"
+MCP_PING = b'{"jsonrpc": "2.0", "id": 0, "method": "ping"}'
 Log = Callable[[str], None]
 
 
@@ -38,6 +41,7 @@ class LocalStack:
         self.worker = Managed("worker", settings.run_dir)
         self.scheduler = Managed("scheduler", settings.run_dir)
         self.web = Managed("web", settings.run_dir)
+        self.mcp = Managed("mcp", settings.run_dir)
         self.nginx = LocalNginx(settings)
 
     @property
@@ -85,13 +89,31 @@ class LocalStack:
                        "the web service", self.web.logfile)
             if not self.web.pid():
                 raise StackError(f"the web service exited at start; see {self.web.logfile}")
+        self.ensure_mcp()
         self.nginx.ensure(self.log)
         wait_until(self._web_answers, 30, f"the web service behind nginx at {self.url}", self.nginx.process.logfile)
+
+    def ensure_mcp(self) -> None:
+        """The MCP server's streamable HTTP app: uvicorn on a unix socket in the run folder, behind nginx's /mcp."""
+        if self.mcp.pid():
+            return
+        socket_path = self.nginx.mcp_socket
+        self.log(f"MCP server: starting uvicorn on {self.nginx.mcp_upstream}")
+        socket_path.unlink(missing_ok=True)
+        argv = [sys.executable, "-m", "uvicorn", "--factory", MCP_APP, "--uds", str(socket_path),
+                "--workers", str(self.settings.mcp_workers), "--no-access-log", "--log-level", "warning",
+                "--timeout-graceful-shutdown", "10"]
+        self.mcp.start(argv, env=self._env(), cwd=PROJECT_ROOT)
+        wait_until(lambda: _socket_answers(socket_path, MCP_PATH, MCP_PING) or not self.mcp.pid(), 60,
+                   "the MCP server", self.mcp.logfile)
+        if not self.mcp.pid():
+            raise StackError(f"the MCP server exited at start; see {self.mcp.logfile}")
 
     def down(self) -> list[str]:
         """Stop what ``up`` started, front first and stores last; returns their names."""
         stopped = []
-        for name, managed in (("nginx", self.nginx.process), ("web", self.web), ("scheduler", self.scheduler),
+        for name, managed in (("nginx", self.nginx.process), ("web", self.web), ("mcp", self.mcp),
+                              ("scheduler", self.scheduler),
                               ("worker", self.worker),
                               ("elasticsearch", self.elasticsearch.process), ("redis", self.redis.process)):
             if managed.stop(timeout=60):
@@ -133,11 +155,16 @@ class _UnixConnection(http.client.HTTPConnection):
         self.sock.connect(self.path)
 
 
-def _socket_answers(path: Path) -> bool:
-    """gunicorn's /healthz straight over its unix socket, before nginx is in front."""
+def _socket_answers(path: Path, target: str = "/healthz", ping: bytes | None = None) -> bool:
+    """An app straight over its unix socket, before nginx is in front: gunicorn's GET /healthz, or (``ping``) the
+    MCP server's /mcp answering a JSON-RPC ping POSTed to it (stateless: no session to open first)."""
     conn = _UnixConnection(path)
     try:
-        conn.request("GET", "/healthz")
+        if ping is None:
+            conn.request("GET", target)
+        else:
+            conn.request("POST", target, body=ping, headers={"Content-Type": "application/json",
+                                                             "Accept": "application/json"})
         return conn.getresponse().status == 200
     except OSError:
         return False

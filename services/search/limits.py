@@ -28,6 +28,8 @@ LONG_TEXT_WORDS = 12       # a query of this many words that finds nothing was l
 EXPORT_LIMIT = 1000        # papers in one export
 MAP_MATCHES = 1000         # papers of a search a venue-year's map highlights (its first, by the search's order)
 FEED_ENTRIES = 50          # entries of an Atom feed
+BRIEF_ABSTRACT = 300       # characters of an abstract in an agent's list of papers (the MCP tools): its start,
+                           # cut at a word
 MAX_PREFIX_TERMS = 8       # ``prefix*`` terms of one query run as prefixes; later ones match as words
 PREFIX_EXPANSIONS = 64     # index terms one prefix may expand to (the best-scoring ones)
 AUTHOR_PAGE_PAPERS = 200   # papers an author page lists (a search for the author lists them all)

@@ -36,7 +36,7 @@ PYPROJECT = ROOT / "pyproject.toml"
 HUNSPELL_SOURCE = ROOT / "deploy" / "elasticsearch" / "hunspell" / "en_US"
 HUNSPELL_TARGET = "/usr/share/elasticsearch/config/hunspell/en_US"
 BACKENDS = ("elasticsearch", "redis")
-APP_SERVICES = ("worker", "web", "bootstrap", "scheduler")
+APP_SERVICES = ("worker", "web", "bootstrap", "scheduler", "mcp")
 FRONT = "nginx"
 HARDENED = (*APP_SERVICES, FRONT, "redis")  # every capability dropped, read-only root
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx" / "paperlist.conf.template"
@@ -248,6 +248,21 @@ def test_nginx_fronts_gunicorn_from_the_shared_template(services: dict) -> None:
     assert str(nginx["user"]).split(":")[0] not in ("0", "root")
 
 
+def test_nginx_fronts_the_mcp_server_which_any_replica_answers(services: dict) -> None:
+    """/mcp (issue 48): nginx proxies it to the mcp service, uvicorn serving the MCP server's HTTP app from the app
+    image, and waits for it to be healthy; the app is stateless, so replicas need nothing shared."""
+    mcp, nginx = services["mcp"], services[FRONT]
+    assert _env(nginx)["PAPERLIST_MCP_UPSTREAM"] == "mcp:8000"
+    assert nginx["depends_on"]["mcp"]["condition"] == "service_healthy"
+    assert mcp["command"][:3] == ["uvicorn", "--factory", "services.mcp_server.server:http_app"]
+    assert mcp["command"][mcp["command"].index("--port") + 1] == "8000" and mcp["expose"] == ["8000"]
+    assert not mcp.get("ports") and mcp["restart"] == "unless-stopped"
+    check = mcp["healthcheck"]["test"]
+    assert check[:2] == ["CMD", "python"] and "'/mcp'" in check[-1]
+    template = NGINX_TEMPLATE.read_text()
+    assert "server ${PAPERLIST_MCP_UPSTREAM}" in template and "location = /mcp {" in template
+
+
 def test_nginx_can_write_its_scratch_mounts(services: dict) -> None:
     """Docker mounts a tmpfs root's and 0755: nginx's user must own every one it writes, or the
     entrypoint cannot render conf.d and nginx cannot write its pid file (a restart loop). A mode
@@ -419,7 +434,7 @@ def test_app_services_share_the_image_and_environment(services: dict) -> None:
 
 
 def test_app_services_commands_and_lifecycle(services: dict) -> None:
-    worker, web, bootstrap, scheduler = (services[n] for n in APP_SERVICES)
+    worker, web, bootstrap, scheduler = (services[n] for n in ("worker", "web", "bootstrap", "scheduler"))
     # The followed sources' scheduler: beat with the Redis lock that lets one run however many are started.
     assert scheduler["command"][:5] == ["celery", "-A", "services.indexer.worker", "beat", "-S"]
     assert scheduler["command"][5] == "redbeat.RedBeatScheduler" and scheduler["restart"] == "unless-stopped"

@@ -2,7 +2,8 @@
 
 The contracts are checked on the real tree, then on copies of it with one import added:
 a circle between two modules, a view importing another view, the web importing the
-indexer, a leaf importing a view, a room of the search package importing one above it or
+indexer, the MCP server importing the indexer or the local stack, the web or the search layer importing the MCP
+server, a module of the MCP server importing one above it, a leaf importing a view, a room of the search package importing one above it or
 Elasticsearch, the indexer importing the site's reads, a room of the indexer importing one above it
 or a sibling it must stay apart from. Each copy must break exactly the contract that says so.
 """
@@ -67,6 +68,12 @@ def _with_import(root: Path, module: str, line: str):
     ("indexer.paper.normalise", "from services.indexer.writes import bulk", "The indexer in rooms"),
     ("indexer.corpus.scales", "from services.indexer.ingest import progress", "The indexer in rooms"),
     ("indexer.maps.build", "from services.indexer.corpus import scales", "The indexer in rooms"),
+    # The MCP server reads as the web does, and nothing below it knows it is there.
+    ("mcp_server.tools", "from services.indexer.writes import bulk", "The MCP server reads as the web does"),
+    ("mcp_server.server", "from services.ops import LocalStack", "The MCP server reads as the web does"),
+    ("web.render.answers", "from services.mcp_server import briefs", "Nothing of the search layer, the indexer or the web"),
+    ("search.service", "from services.mcp_server import server", "Nothing of the search layer, the indexer or the web"),
+    ("mcp_server.briefs", "from . import tools", "The MCP server in layers"),
     ("web.policy", "from .views import pages", "The web in layers"),
     ("web.http.headers", "from ..cache import store", "The web in layers"),
 ])

@@ -55,6 +55,20 @@ def test_the_edge_keys_by_the_canonical_query_njs_computes(tmp_path):
     assert "X-Paperlist-Edge" not in conf  # the app redirects no order any more: nothing to tell it
 
 
+def test_the_front_proxies_mcp_to_its_socket_under_the_servers_rate_limits(tmp_path):
+    front = _front(tmp_path)
+    front.write_config()
+    conf = (front.dir / "paperlist.conf").read_text()
+    assert f"server unix:{tmp_path}/run/mcp.sock max_fails=0;" in conf
+    location = conf.split("location = /mcp {", 1)[1].split("}", 1)[0]
+    assert "proxy_pass http://paperlist_mcp;" in location and "proxy_cache" not in location
+    # The API's limits: the server's zones, inherited (a limit of its own here would replace them).
+    assert "limit_req" not in location and "limit_conn" not in location
+    server = conf.split("server {", 1)[1].split("location", 1)[0]
+    assert "limit_conn paperlist_conn " in server and "limit_req zone=paperlist_req " in server
+    assert '"~^[A-Z]+ +/mcp" json;' in conf  # what nginx refuses there (429, 502) is said in JSON
+
+
 @pytest.mark.skipif(not shutil.which("nginx", path="/usr/sbin:/usr/bin") or not NJS_MODULE.is_file(),
                     reason="Debian's nginx or its njs module is not installed (paperlist up installs both)")
 def test_nginx_accepts_the_rendered_front(tmp_path):
