@@ -16,7 +16,7 @@ from typing import Any
 import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
-from services.search.answers import authors, browse, corrections, stats
+from services.search.answers import authors, browse, corrections, stats, venue_match
 from services.search.answers import people as person_pages
 from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
 from services.search.answers.corrections import Meant
@@ -33,6 +33,7 @@ from services.search.answers.results import (
 )
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import PEOPLE_SUGGESTED, Suggestion, shape_suggestions, suggest_body
+from services.search.answers.venue_match import CitedWork, VenueMatch
 from services.search.engine import followed_store, map_store, people_store
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
@@ -51,7 +52,7 @@ from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
 
 from . import limits
-from .errors import OptionalTimedOut, TimedOut
+from .errors import OptionalTimedOut, SearchFailed, TimedOut
 
 log = logging.getLogger(__name__)
 # Control characters: the completion suggester rejects some (U+001E, U+001F are reserved), none helps.
@@ -309,6 +310,17 @@ class PaperSearch:
             return []
         docs = self._es.mget(index=self.alias, ids=wanted, source_excludes=[EMBEDDING])["docs"]
         return [from_source(d["_source"]) for d in docs if d.get("found")]
+
+    @translating
+    def venue_matches(self, works: Sequence[CitedWork]) -> list[VenueMatch]:
+        """Each cited work's venue paper, in order (:mod:`.answers.venue_match`): one ``msearch`` for them all."""
+        bodies = [venue_match.match_body(work) for work in works]
+        searches = [part for body in bodies if body for part in ({"index": self.alias}, body)]
+        answers = iter(self._es.msearch(searches=searches).body["responses"] if searches else ())
+        read = [next(answers) if body else {} for body in bodies]
+        if failed := next((a["error"] for a in read if "error" in a), None):
+            raise SearchFailed(f"a venue match failed: {failed}")
+        return [venue_match.decide(work, venue_match.candidates(a)) for work, a in zip(works, read, strict=True)]
 
     @translating
     def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
