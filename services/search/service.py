@@ -316,7 +316,9 @@ class PaperSearch:
         """Each cited work's venue paper, in order (:mod:`.answers.venue_match`): one ``msearch`` for them all."""
         bodies = [venue_match.match_body(work) for work in works]
         searches = [part for body in bodies if body for part in ({"index": self.alias}, body)]
-        answers = iter(self._es.msearch(searches=searches).body["responses"] if searches else ())
+        batch = 2 * limits.VENUE_MATCH_BATCH  # each call its share of the request's budget
+        answers = iter([a for at in range(0, len(searches), batch)
+                        for a in self._es.msearch(searches=searches[at:at + batch]).body["responses"]])
         read = [next(answers) if body else {} for body in bodies]
         if failed := next((a["error"] for a in read if "error" in a), None):
             raise SearchFailed(f"a venue match failed: {failed}")
