@@ -239,7 +239,7 @@ class FakeReads:
         self._note("venue_matches", tuple(works))
         accepted = set(accepted_statuses())
         return [decide(w, [p for p in self.papers if p.status in accepted and w.key
-                           and (title_key(p.title) == w.key or title_key(p.title).startswith(w.key + " "))])
+                           and (title_key(p.title) == w.key or (w.surname and title_key(p.title).startswith(w.key + " ")))])
                 for w in works]
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:

@@ -313,16 +313,28 @@ class PaperSearch:
 
     @translating
     def venue_matches(self, works: Sequence[CitedWork]) -> list[VenueMatch]:
-        """Each cited work's venue paper, in order (:mod:`.answers.venue_match`): one ``msearch`` for them all."""
-        bodies = [venue_match.match_body(work) for work in works]
+        """Each cited work's venue paper, in order (:mod:`.answers.venue_match`): an ``msearch`` of whole titles for
+        them all, then one of cut titles for those it did not find."""
+        found = [venue_match.candidates(a) for a in self._candidates([venue_match.match_body(w) for w in works])]
+        decided = [venue_match.decide(work, papers) for work, papers in zip(works, found, strict=True)]
+        again = [i for i, d in enumerate(decided) if d.outcome == venue_match.NOT_FOUND]
+        cut = self._candidates([venue_match.match_body(works[i], cut=True) for i in again])
+        for i, answer in zip(again, cut, strict=True):
+            if answer:
+                decided[i] = venue_match.decide(works[i], venue_match.candidates(answer))
+        return decided
+
+    def _candidates(self, bodies: Sequence[dict | None]) -> list[dict]:
+        """The answers of ``bodies`` in order ({} for None), VENUE_MATCH_BATCH searches a call (each its share of
+        the request's budget)."""
         searches = [part for body in bodies if body for part in ({"index": self.alias}, body)]
-        batch = 2 * limits.VENUE_MATCH_BATCH  # each call its share of the request's budget
+        batch = 2 * limits.VENUE_MATCH_BATCH
         answers = iter([a for at in range(0, len(searches), batch)
                         for a in self._es.msearch(searches=searches[at:at + batch]).body["responses"]])
         read = [next(answers) if body else {} for body in bodies]
         if failed := next((a["error"] for a in read if "error" in a), None):
             raise SearchFailed(f"a venue match failed: {failed}")
-        return [venue_match.decide(work, venue_match.candidates(a)) for work, a in zip(works, read, strict=True)]
+        return read
 
     @translating
     def similar(self, paper_id: str, size: int = 6) -> list[Paper]:

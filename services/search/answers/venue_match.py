@@ -70,22 +70,21 @@ def accepted_statuses() -> list[str]:
     return [status for status, outcome in outcomes.items() if outcome.accepted]
 
 
-def match_body(work: CitedWork) -> dict[str, Any] | None:
-    """One search of the work's candidates: its whole title, or titles it starts before a colon, accepted papers
-    only, those of the work's first author first; None when the title has no key to look up."""
+def match_body(work: CitedWork, *, cut: bool = False) -> dict[str, Any] | None:
+    """One search of the work's candidates among accepted papers: those of its whole title; with ``cut``, those
+    whose title it starts and whose authors hold its surname (a second round, for the works the first did not
+    find: a prefix costs Elasticsearch as much as the rest of the search). None when there is nothing to look up."""
     key = work.key
-    if len(key) < MIN_KEY_CHARS:
+    if len(key) < MIN_KEY_CHARS or (cut and not work.surname):
         return None
-    titles: list[dict] = [{"term": {"title_key": {"value": key, "boost": 10.0}}}]
-    if work.surname:  # a cut title counts only beside an agreeing surname (decide), so only then is it looked up
-        titles.append({"prefix": {"title_key": {"value": key + " "}}})
-    query: dict[str, Any] = {"bool": {
-        "filter": [{"terms": {"status": accepted_statuses()}}],
-        "must": [{"bool": {"should": titles, "minimum_should_match": 1}}],
-    }}
-    if work.surname:
-        query["bool"]["should"] = [{"match": {"authors_folded": {"query": fold(work.surname)}}}]
-    return {"size": VENUE_MATCH_CANDIDATES, "_source": SOURCE_FIELDS, "query": query, "track_total_hits": False}
+    filters: list[dict] = [{"terms": {"status": accepted_statuses()}}]
+    if cut:  # a cut title counts only beside an agreeing surname (decide)
+        filters += [{"prefix": {"title_key": key + " "}},
+                    {"match": {"authors_folded": {"query": fold(work.surname), "operator": "and"}}}]
+    else:
+        filters.append({"term": {"title_key": key}})
+    return {"size": VENUE_MATCH_CANDIDATES, "_source": SOURCE_FIELDS, "query": {"bool": {"filter": filters}},
+            "track_total_hits": False}
 
 
 def candidates(answer: dict[str, Any]) -> list[Paper]:

@@ -50,11 +50,13 @@ def test_surnames_with_particles_and_hyphens_agree():
     assert not surname_agrees("David", _paper(8, "X", first="Shai Ben-Davidson"))
 
 
-def test_the_body_asks_accepted_papers_by_title_key_and_ranks_the_surname():
-    body = match_body(CitedWork("Graph Attention Networks", "Veličković", 2017))
-    query = body["query"]["bool"]
-    assert query["must"][0]["bool"]["should"][0]["term"]["title_key"]["value"] == "graph attention networks"
-    assert "reject" not in query["filter"][0]["terms"]["status"] and "oral" in query["filter"][0]["terms"]["status"]
-    assert query["should"] == [{"match": {"authors_folded": {"query": "velickovic"}}}]
-    assert "prefix" not in str(match_body(CitedWork("Graph Attention Networks"))["query"])  # no surname: whole only
+def test_the_bodies_ask_accepted_papers_by_whole_title_then_by_cut_title_and_surname():
+    work = CitedWork("Graph Attention Networks", "Veličković", 2017)
+    whole = match_body(work)["query"]["bool"]["filter"]
+    assert "reject" not in whole[0]["terms"]["status"] and "oral" in whole[0]["terms"]["status"]
+    assert whole[1:] == [{"term": {"title_key": "graph attention networks"}}]
+    cut = match_body(work, cut=True)["query"]["bool"]["filter"]
+    assert cut[1:] == [{"prefix": {"title_key": "graph attention networks "}},
+                       {"match": {"authors_folded": {"query": "velickovic", "operator": "and"}}}]
+    assert match_body(CitedWork("Graph Attention Networks"), cut=True) is None  # no surname: the whole title only
     assert match_body(CitedWork("!")) is None
