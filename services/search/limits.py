@@ -72,5 +72,5 @@ MAX_BIBTEX_BYTES = 1024 * 1024  # bytes of one .bib (UTF-8): 1 MB, a long thesis
 MAX_BIBTEX_ENTRIES = 2000  # entries of one .bib (@string, @preamble and @comment blocks aside)
 MAX_BIBTEX_BODY = MAX_BIBTEX_BYTES + 64 * 1024  # bytes of the request body those routes read: the .bib and the
                            # form's other fields and multipart framing (nginx's client_max_body_size for them: 1088k)
-VENUE_MATCH_BATCH = 250    # cited works per msearch: each call gets the per-call share of the request's budget
+VENUE_MATCH_BATCH = 250    # whole titles per search, cut titles per msearch: each call its share of the request budget
 VENUE_MATCH_CANDIDATES = 10  # papers read per cited work: its whole title's, then titles it starts before a colon

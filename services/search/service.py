@@ -313,10 +313,14 @@ class PaperSearch:
 
     @translating
     def venue_matches(self, works: Sequence[CitedWork]) -> list[VenueMatch]:
-        """Each cited work's venue paper, in order (:mod:`.answers.venue_match`): an ``msearch`` of whole titles for
-        them all, then one of cut titles for those it did not find."""
-        found = [venue_match.candidates(a) for a in self._candidates([venue_match.match_body(w) for w in works])]
-        decided = [venue_match.decide(work, papers) for work, papers in zip(works, found, strict=True)]
+        """Each cited work's venue paper, in order (:mod:`.answers.venue_match`): a search of their whole titles
+        (VENUE_MATCH_BATCH a search), then an ``msearch`` of cut titles for those it did not find."""
+        keys = list(dict.fromkeys(w.key for w in works if venue_match.match_body(w)))
+        found: dict[str, list[Paper]] = {}
+        for at in range(0, len(keys), limits.VENUE_MATCH_BATCH):
+            found.update(venue_match.by_title_key(
+                self._search(**venue_match.whole_titles_body(keys[at:at + limits.VENUE_MATCH_BATCH])).body))
+        decided = [venue_match.decide(work, found.get(work.key, [])) for work in works]
         again = [i for i, d in enumerate(decided) if d.outcome == venue_match.NOT_FOUND]
         cut = self._candidates([venue_match.match_body(works[i], cut=True) for i in again])
         for i, answer in zip(again, cut, strict=True):

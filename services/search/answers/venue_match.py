@@ -2,8 +2,9 @@
 
 A reference list cites papers by their preprints (``journal = {arXiv preprint arXiv:1706.03762}``) long after
 they were published at a venue. A :class:`CitedWork` is what such an entry says of its paper (title, first
-author's surname, year); :func:`match_body` is one search of its candidates, sent for many works at once by
-the front door (``PaperSearch.venue_matches``: one ``msearch``); :func:`decide` reads the candidates:
+author's surname, year); the front door (``PaperSearch.venue_matches``) finds every work's whole title at once
+(:func:`whole_titles_body`, one ``terms`` search per VENUE_MATCH_BATCH titles), then the titles the works it did
+not find start (:func:`match_body` with ``cut``, one ``msearch``); :func:`decide` reads the candidates:
 
 - the **title** fits when its title key (``records.model.title_key``: case, accents and punctuation folded) is
   the work's, or when the work cites only the part before the venue title's colon ("BERT" for "BERT:
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.search.catalogue import catalogue
-from services.search.limits import VENUE_MATCH_CANDIDATES
+from services.search.limits import MAX_WINDOW, VENUE_MATCH_CANDIDATES
 from services.search.query.reading import MIN_KEY_CHARS
 from services.search.records.documents import from_source
 from services.search.records.model import Paper, title_key
@@ -68,6 +69,22 @@ def accepted_statuses() -> list[str]:
     """The status values of papers a venue accepted, whatever the programme."""
     outcomes = catalogue().statuses.outcomes
     return [status for status, outcome in outcomes.items() if outcome.accepted]
+
+
+def whole_titles_body(keys: Sequence[str]) -> dict[str, Any]:
+    """One search of every accepted paper whose title key is one of ``keys`` (a .bib's whole titles at once:
+    500 searches of one term each cost Elasticsearch several times one ``terms`` search)."""
+    return {"size": min(MAX_WINDOW, VENUE_MATCH_CANDIDATES * len(keys)), "_source": [*SOURCE_FIELDS, "title_key"],
+            "track_total_hits": False, "query": {"bool": {"filter": [
+                {"terms": {"status": accepted_statuses()}}, {"terms": {"title_key": list(keys)}}]}}}
+
+
+def by_title_key(answer: dict[str, Any]) -> dict[str, list[Paper]]:
+    """The papers of a :func:`whole_titles_body` answer, by their title key."""
+    out: dict[str, list[Paper]] = {}
+    for hit in answer.get("hits", {}).get("hits", []):
+        out.setdefault(hit["_source"].get("title_key", ""), []).append(from_source(hit["_source"]))
+    return out
 
 
 def match_body(work: CitedWork, *, cut: bool = False) -> dict[str, Any] | None:

@@ -37,7 +37,9 @@ OUTCOMES = (UPGRADED, ALREADY_VENUE, AMBIGUOUS, NOT_FOUND, UNREADABLE)
 OUTCOME_LABELS = {UPGRADED: "Upgraded", ALREADY_VENUE: "Already a venue entry", AMBIGUOUS: "Ambiguous",
                   NOT_FOUND: "Not found", UNREADABLE: "Could not be read"}
 MAX_KEPT_FIELDS = 20
-_FIELD_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+# ``keep``: field names, comma-separated, blanks ignored; the validation and the OpenAPI document read this one pattern.
+_KEEP_NAME = r"[A-Za-z][A-Za-z0-9_-]{0,39}"
+KEEP_PATTERN = rf"^ *(?:{_KEEP_NAME})? *(?:, *(?:{_KEEP_NAME})? *){{0,{MAX_KEPT_FIELDS - 1}}}$"
 _HIDDEN_TIERS = ("unknown", "accept")  # statuses a venue label leaves out, as the paper card does
 
 
@@ -108,12 +110,10 @@ def report(text: str, entries: Sequence[BibEntry], matches: dict[int, VenueMatch
 
 def keep_fields(value: str | None) -> UpgradeOptions:
     """``keep=note,url`` as options; a name that is no BibTeX field name is a 400 naming ``keep``."""
-    names = tuple(dict.fromkeys(n.strip().lower() for n in (value or "").split(",") if n.strip()))
-    bad = [n for n in names if not _FIELD_NAME.fullmatch(n)]
-    if bad or len(names) > MAX_KEPT_FIELDS:
-        raise InvalidRequest("keep", f"keep takes up to {MAX_KEPT_FIELDS} BibTeX field names, comma-separated "
-                                     f"(note,url){': not ' + repr(bad[0]) if bad else ''}")
-    return UpgradeOptions(keep=names)
+    if not re.search(KEEP_PATTERN, value or ""):  # search: as the document's JSON Schema pattern is read
+        raise InvalidRequest("keep", f"keep takes up to {MAX_KEPT_FIELDS} BibTeX field names of at most 40 letters, "
+                                     "digits, - and _, comma-separated (note,url)")
+    return UpgradeOptions(keep=tuple(dict.fromkeys(n.strip().lower() for n in (value or "").split(",") if n.strip())))
 
 
 def venue_label(paper: Paper) -> str:

@@ -25,7 +25,7 @@ from ..policy import Budget, Cost, policy
 from ..render import openapi as doc
 from ..render.bib_reading import BLOCK_START, BibInputError, decode_text
 from ..render.bibtex_schemas import upgrade_json
-from ..render.bibtex_upgrade import OUTCOME_LABELS, OUTCOMES, UpgradeReport, keep_fields, upgrade, venue_label
+from ..render.bibtex_upgrade import KEEP_PATTERN, OUTCOME_LABELS, OUTCOMES, UpgradeReport, keep_fields, upgrade, venue_label
 
 bp = Blueprint("bibtex_tools", __name__)
 BIBTEX_TYPE = "text/x-bibtex"
@@ -39,7 +39,7 @@ BIB_SCHEMA = {"type": "string", "maxLength": MAX_BIBTEX_BYTES,
 KEEP_PARAM = {"name": "keep", "in": "query", "required": False,
               "description": "Fields of your entries kept in their upgraded entries, comma-separated (note,url): "
                              "yours replace the venue entry's.",
-              "schema": {"type": "string", "maxLength": 400, "pattern": r"^[A-Za-z0-9_, -]*$"}}
+              "schema": {"type": "string", "pattern": KEEP_PATTERN}}
 
 
 @bp.post("/api/v1/bibtex/upgrade")
