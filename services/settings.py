@@ -56,6 +56,8 @@ class Settings(BaseSettings):
     # /readyz within ready_budget. Elasticsearch calls from the web get deadlines inside them.
     search_budget: float = Field(2.0, alias="PAPERLIST_SEARCH_BUDGET", gt=0, le=60)
     ready_budget: float = Field(1.0, alias="PAPERLIST_READY_BUDGET", gt=0, le=60)
+    # A request of many reads (the BibTeX upgrade: up to MAX_BIBTEX_ENTRIES works, VENUE_MATCH_BATCH a call).
+    batch_budget: float = Field(10.0, alias="PAPERLIST_BATCH_BUDGET", gt=0, le=60)
     # Of a search's budget, what its facet counts may take (Elasticsearch's server-side timeout of
     # a search with aggregations): past it the hits are sent without them, never a 503 (issue 17).
     facets_budget: float = Field(0.5, alias="PAPERLIST_FACETS_BUDGET", gt=0, le=60)

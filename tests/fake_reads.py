@@ -48,13 +48,14 @@ from services.search.answers.stats import (
     venue_year,
 )
 from services.search.answers.suggest import Suggestion, person_suggestion
+from services.search.answers.venue_match import CitedWork, VenueMatch, accepted_statuses, decide
 from services.search.catalogue import taxonomy, venues
 from services.search.limits import AUTHOR_PAGE_PAPERS, EXPORT_LIMIT, FRONT_PAGE_PAPERS, MAP_MATCHES, PERSON_PAGE_PAPERS
 from services.search.query.facets import FacetValue
 from services.search.query.request import SearchRequest
 from services.search.reads import SearchReads
 from services.search.records.followed import FollowedSource
-from services.search.records.model import Author, Links, Paper, ReviewScore
+from services.search.records.model import Author, Links, Paper, ReviewScore, title_key
 from services.search.records.name_keys import author_key, block_key
 from services.search.records.people import Person, Successor
 from services.search.records.venue_maps import VenueMap
@@ -231,6 +232,15 @@ class FakeReads:
     def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
         self._note("similar", paper_id, size)
         return [p for p in self.papers if p.paper_id != paper_id and p.status != "reject"][:size]
+
+    def venue_matches(self, works: Sequence[CitedWork]) -> list[VenueMatch]:
+        """The real decision over the papers whose title key or title start the work's key is (what the real
+        body asks Elasticsearch for), accepted papers only."""
+        self._note("venue_matches", tuple(works))
+        accepted = set(accepted_statuses())
+        return [decide(w, [p for p in self.papers if p.status in accepted and w.key
+                           and (title_key(p.title) == w.key or (w.surname and title_key(p.title).startswith(w.key + " ")))])
+                for w in works]
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:
         self._note("suggest", prefix, size)

@@ -68,3 +68,11 @@ MAX_SINCE = 40             # characters of /new's since= (an ISO 8601 time with 
 MAX_SINCE_DAYS = 366       # how far back since= may go
 MAX_SOURCE_URL = 2000      # characters of a followed source's URL
 SOURCE_ID_PATTERN = r"[0-9a-f]{40}"  # a followed source's id: the SHA-1 of its URL, as the admin API's paths take it
+# The BibTeX upgrade (issue 48): POST /api/v1/bibtex/upgrade and /tools/bibtex; nginx's client_max_body_size for
+# that route is this many bytes too (deploy/nginx/paperlist.conf.template, checked by tests/unit/search/test_limits.py)
+MAX_BIBTEX_BYTES = 1024 * 1024  # bytes of one .bib (UTF-8): 1 MB, a long thesis's reference list several times over
+MAX_BIBTEX_ENTRIES = 2000  # entries of one .bib (@string, @preamble and @comment blocks aside)
+MAX_BIBTEX_BODY = MAX_BIBTEX_BYTES + 64 * 1024  # bytes of the request body those routes read: the .bib and the
+                           # form's other fields and multipart framing (nginx's client_max_body_size for them: 1088k)
+VENUE_MATCH_BATCH = 250    # whole titles per search, cut titles per msearch: each call its share of the request budget
+VENUE_MATCH_CANDIDATES = 10  # papers read per cited work: its whole title's, then titles it starts before a colon

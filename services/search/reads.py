@@ -18,6 +18,7 @@ from services.search.answers.people import PersonPage
 from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
+from services.search.answers.venue_match import CitedWork, VenueMatch
 from services.search.query.request import SearchRequest
 from services.search.records.followed import FollowedSource
 from services.search.records.model import Paper
@@ -56,6 +57,8 @@ class SearchReads(Protocol):
     def papers_by_id(self, paper_ids: Sequence[str]) -> list[Paper]: ...
 
     def similar(self, paper_id: str, size: int = 6) -> list[Paper]: ...
+
+    def venue_matches(self, works: Sequence[CitedWork]) -> list[VenueMatch]: ...
 
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]: ...
 

@@ -16,7 +16,7 @@ from typing import Any
 import elastic_transport
 from elasticsearch import Elasticsearch, NotFoundError
 
-from services.search.answers import authors, browse, corrections, stats
+from services.search.answers import authors, browse, corrections, stats, venue_match
 from services.search.answers import people as person_pages
 from services.search.answers.browse import AuthorProfile, ConferenceSummary, Overview
 from services.search.answers.corrections import Meant
@@ -27,23 +27,22 @@ from services.search.answers.results import (
     Exported,
     Matches,
     SearchResults,
-    paged,
     shape,
     suggestion,
 )
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import PEOPLE_SUGGESTED, Suggestion, shape_suggestions, suggest_body
+from services.search.answers.venue_match import CitedWork, VenueMatch
 from services.search.engine import followed_store, map_store, people_store
 from services.search.engine.boundary import BudgetSpent, Deadlines, translating
 from services.search.engine.breaker import CircuitBreaker
 from services.search.engine.client import TimedClients
-from services.search.query import breadth, similar
-from services.search.query.fusion import DEPTH, LIKE_TEXT, SIMILAR, Weights
+from services.search.query import breadth
 from services.search.query.request import SearchRequest
 from services.search.query.search_body import LEXICAL_MATCHES, build_search, build_suggest, sample_facets
-from services.search.query.semantic import build_like, build_ranked
+from services.search.query.semantic import build_ranked
 from services.search.records.documents import from_source
-from services.search.records.embedding import EMBEDDING, embedder
+from services.search.records.embedding import EMBEDDING
 from services.search.records.followed import FollowedSource
 from services.search.records.model import Paper
 from services.search.records.name_keys import author_key, block_key
@@ -51,14 +50,15 @@ from services.search.records.people import Person
 from services.search.records.venue_maps import VenueMap
 
 from . import limits
-from .errors import OptionalTimedOut, TimedOut
+from .errors import OptionalTimedOut, SearchFailed, TimedOut
+from .nearby import NearbyReads
 
 log = logging.getLogger(__name__)
 # Control characters: the completion suggester rejects some (U+001E, U+001F are reserved), none helps.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
-class PaperSearch:
+class PaperSearch(NearbyReads):
     """Every read the site and the API make; Elasticsearch errors leave as :mod:`.errors` exceptions."""
 
     def __init__(self, es: Elasticsearch, alias: str, *, deadlines: Deadlines | None = None,
@@ -173,39 +173,6 @@ class PaperSearch:
         return self._search(**body).body["hits"]["total"]["value"]
 
     @translating
-    def like_text(self, req: SearchRequest, text: str) -> SearchResults:
-        """Papers nearest to a text (an abstract, a draft), under the request's filters and paging:
-        kNN on its embedding fused with more_like_this on its words (:mod:`.query.fusion`); the facets
-        count the kNN neighbours."""
-        return person_pages.label_people(self._like_text(req, text, LIKE_TEXT), self.people)
-
-    def _like_text(self, req: SearchRequest, text: str, weights: Weights) -> SearchResults:
-        found = self._like_text_hits(req, text, weights)
-        if found is None:  # no known words in the text: nothing is near it
-            return SearchResults(req, 0, [])
-        semantic, lexical, window = found
-        hits = similar.fused_hits(weights, semantic["hits"]["hits"], lexical) if lexical else semantic["hits"]["hits"]
-        return shape(req, paged(semantic, hits, window))
-
-    def _like_text_hits(self, req: SearchRequest, text: str,
-                        weights: Weights) -> tuple[dict[str, Any], list[dict], dict[str, int]] | None:
-        """The kNN response (with the facets), the more_like_this hits (none with a zero lexical
-        weight) and the page window; None when the text has no known word."""
-        vector = embedder().embed_one(text)
-        if not vector.any():
-            return None
-        depth = max(DEPTH, req.offset + req.page_size)
-        body = build_like(req, vector.tolist())
-        window = {"size": body.pop("size"), "from": body.pop("from")}
-        body["knn"]["k"] = max(body["knn"]["k"], depth)
-        body["knn"]["num_candidates"] = max(body["knn"]["num_candidates"], depth)
-        semantic = self._search(size=depth, **body).body
-        lexical: list[dict] = []
-        if weights.lexical:
-            lexical = self._search(**similar.text_like_body(text, depth, body["knn"]["filter"])).body["hits"]["hits"]
-        return semantic, lexical, window
-
-    @translating
     def export(self, req: SearchRequest, limit: int = limits.EXPORT_LIMIT) -> Exported:
         """Up to ``limit`` papers of the result set, in its order, with every field, and the set's size."""
         exported = self._export(req, limit)
@@ -311,40 +278,33 @@ class PaperSearch:
         return [from_source(d["_source"]) for d in docs if d.get("found")]
 
     @translating
-    def similar(self, paper_id: str, size: int = 6) -> list[Paper]:
-        """Papers like this one: nearest by embedding fused with more_like_this on its words
-        (:mod:`.query.similar`) when it has an abstract and a vector, else more_like_this alone."""
-        return self._similar(paper_id, size, SIMILAR)
+    def venue_matches(self, works: Sequence[CitedWork]) -> list[VenueMatch]:
+        """Each cited work's venue paper, in order (:mod:`.answers.venue_match`): a search of their whole titles
+        (VENUE_MATCH_BATCH a search), then an ``msearch`` of cut titles for those it did not find."""
+        keys = list(dict.fromkeys(w.key for w in works if venue_match.match_body(w)))
+        found: dict[str, list[Paper]] = {}
+        for at in range(0, len(keys), limits.VENUE_MATCH_BATCH):
+            found.update(venue_match.by_title_key(
+                self._search(**venue_match.whole_titles_body(keys[at:at + limits.VENUE_MATCH_BATCH])).body))
+        decided = [venue_match.decide(work, found.get(work.key, [])) for work in works]
+        again = [i for i, d in enumerate(decided) if d.outcome == venue_match.NOT_FOUND]
+        cut = self._candidates([venue_match.match_body(works[i], cut=True) for i in again])
+        for i, answer in zip(again, cut, strict=True):
+            if answer:
+                decided[i] = venue_match.decide(works[i], venue_match.candidates(answer))
+        return decided
 
-    def _similar(self, paper_id: str, size: int, weights: Weights) -> list[Paper]:
-        depth = size if not (weights.lexical and weights.semantic) else max(DEPTH, size)
-        semantic, lexical = self._similar_hits(paper_id, depth, weights)
-        hits = similar.fused_hits(weights, semantic, lexical) if semantic and lexical else semantic or lexical
-        return [from_source(h["_source"]) for h in hits[:size]]
-
-    def _similar_hits(self, paper_id: str, depth: int, weights: Weights) -> tuple[list[dict], list[dict]]:
-        """kNN hits (none without a vector and an abstract, or a semantic weight) and more_like_this
-        hits (none with a zero lexical weight, unless kNN has none), ``depth`` of each."""
-        bodies = self._similar_bodies(paper_id, depth)
-        if bodies is None:
-            return [], []
-        neighbours, like = bodies
-        semantic = self._search(**neighbours)["hits"]["hits"] if neighbours and weights.semantic else []
-        lexical = [] if semantic and not weights.lexical else self._search(**like)["hits"]["hits"]
-        return semantic, lexical
-
-    def _similar_bodies(self, paper_id: str, depth: int) -> tuple[dict | None, dict] | None:
-        """The kNN body (None without a vector and an abstract) and the more_like_this body of a stored
-        paper's neighbours, ``depth`` hits each; None when there is no such paper."""
-        try:
-            stored = self._es.get(index=self.alias, id=paper_id, source_includes=[EMBEDDING, "abstract"])["_source"]
-        except NotFoundError as exc:
-            if exc.error == "index_not_found_exception":
-                raise
-            return None
-        embedded = stored.get(EMBEDDING) and (stored.get("abstract") or "").strip()
-        neighbours = similar.neighbours_body(paper_id, stored[EMBEDDING], depth) if embedded else None
-        return neighbours, similar.paper_like_body(self.alias, paper_id, depth)
+    def _candidates(self, bodies: Sequence[dict | None]) -> list[dict]:
+        """The answers of ``bodies`` in order ({} for None), VENUE_MATCH_BATCH searches a call (each its share of
+        the request's budget)."""
+        searches = [part for body in bodies if body for part in ({"index": self.alias}, body)]
+        batch = 2 * limits.VENUE_MATCH_BATCH
+        answers = iter([a for at in range(0, len(searches), batch)
+                        for a in self._es.msearch(searches=searches[at:at + batch]).body["responses"]])
+        read = [next(answers) if body else {} for body in bodies]
+        if failed := next((a["error"] for a in read if "error" in a), None):
+            raise SearchFailed(f"a venue match failed: {failed}")
+        return read
 
     @translating
     def suggest(self, prefix: str, size: int = 8) -> list[Suggestion]:

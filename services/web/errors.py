@@ -29,6 +29,7 @@ CODES = {
     405: "method_not_allowed",
     409: "conflict",
     413: "too_large",
+    415: "unsupported_media_type",
     429: "rate_limited",
     503: "unavailable",
     500: "internal",

@@ -47,6 +47,7 @@ class Budget(enum.Enum):
 
     SEARCH = "search"  # PAPERLIST_SEARCH_BUDGET
     READY = "ready"    # PAPERLIST_READY_BUDGET
+    BATCH = "batch"    # PAPERLIST_BATCH_BUDGET: many reads in one request (a .bib's upgrade, a few msearch calls)
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,7 @@ def page_paths(es, sample_alias) -> dict[str, str]:
         "topics": "/topics",
         "topic": "/topics/robotics",
         "similar": "/similar",
+        "bibtex": "/tools/bibtex",
         "api-docs": "/api/docs",
         "not-found": "/conferences/neurips/1901",
         "front-error": "/_front/errors/414",
@@ -150,7 +151,8 @@ def _open_everything(page) -> None:
 
 PAGE_KINDS = ["front", "results", "results-filtered", "browse", "empty-results", "paper", "name", "person",
               "conferences", "conference", "venue-year", "scores", "institutions", "reading-list",
-              "empty-reading-list", "topics", "topic", "similar", "api-docs", "not-found", "front-error", "sources", "new"]
+              "empty-reading-list", "topics", "topic", "similar", "bibtex", "api-docs", "not-found", "front-error", "sources",
+              "new"]
 
 
 @pytest.mark.parametrize("kind", PAGE_KINDS)

@@ -3,8 +3,8 @@
 :class:`CachedSearch` implements :class:`~services.web.extensions.SiteReads` (the search layer's
 :class:`~services.search.reads.SearchReads` and the web's fragments) method by
 method, in front of the real service: each cached read names the type of its answer (its
-codec, :mod:`.codec`); ``export``, ``like_text`` and ``ready`` pass straight through (too
-large, a POSTed text, or a health check).
+codec, :mod:`.codec`); ``export``, ``like_text``, ``venue_matches`` and ``ready`` pass straight through (too
+large, a POSTed text or .bib, or a health check).
 
 * **Key**: the read's name and its arguments rendered canonically (a
   :class:`SearchRequest` as its sorted parameters), plus the index generation read once
@@ -48,6 +48,7 @@ from services.search.answers.people import PersonPage
 from services.search.answers.results import Exported, Matches, SearchResults
 from services.search.answers.stats import Institutions, Trends, VenueYear
 from services.search.answers.suggest import Suggestion
+from services.search.answers.venue_match import CitedWork, VenueMatch
 from services.search.engine.boundary import BudgetSpent, Deadlines, start_deadline
 from services.search.engine.generation import GenerationRead
 from services.search.errors import SearchUnavailable
@@ -150,6 +151,9 @@ class CachedSearch:
 
     def like_text(self, req: SearchRequest, text: str) -> SearchResults:
         return self.service.like_text(req, text)
+
+    def venue_matches(self, works: Sequence[CitedWork]) -> list[VenueMatch]:
+        return self.service.venue_matches(works)
 
     def ready(self) -> bool:
         return self.service.ready()

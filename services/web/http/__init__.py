@@ -72,7 +72,8 @@ def install(app: Flask, kept: KeptAnswers | None, generation: Generation | None)
     ratelimit.install(app)
     metrics.install(app)
     cors = headers.cors_options(app)
-    budgets = {Budget.SEARCH: settings.search_budget, Budget.READY: settings.ready_budget}
+    budgets = {Budget.SEARCH: settings.search_budget, Budget.READY: settings.ready_budget,
+               Budget.BATCH: settings.batch_budget}
     release = validators.release_tag(RELEASE_ROOTS) + settings.public_url
     edge = Edge(settings.edge_ttl, release, generation)
     app.before_request(_before(edge, kept, budgets, settings.queue_budget))

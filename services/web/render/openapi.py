@@ -49,12 +49,12 @@ from services.search.query.facets import FACETS
 from services.search.query.request import ADDED_WINDOWS, DEFAULT_DAYS, MODES, SWITCH
 from services.search.query.sorting import SORTS
 
-from . import admin_schemas, people_schemas, schemas, source_schemas, venue_schemas
+from . import admin_schemas, bibtex_schemas, people_schemas, schemas, source_schemas, venue_schemas
 
 F = TypeVar("F", bound=Callable)
 # Every model the document names (components/schemas), in the order people read them.
 COMPONENTS = (*schemas.COMPONENTS, *people_schemas.COMPONENTS, *venue_schemas.COMPONENTS, *admin_schemas.COMPONENTS,
-              *source_schemas.COMPONENTS)
+              *source_schemas.COMPONENTS, *bibtex_schemas.COMPONENTS)
 API_PREFIX = "/api/"
 REF = "#/components/schemas/{model}"
 TEXT = {"schema": {"type": "string"}}  # a text answer (BibTeX, CSV), by its media type
@@ -204,7 +204,8 @@ _ANSWERED = {200: "OK", 201: "Created", 202: "Queued", 204: "Done: no body", 302
 _LOCATION = {"Location": {"description": "Where the answer is", "required": True, "schema": {"type": "string"}}}
 _ERRORS = {400: "Bad parameter", 401: "Unauthorized", 404: "Not found",
            409: "A reindex is already running, or the source is already followed",
-           413: "Request body over 64 KB", 429: "Past the client's rate limit (error code rate_limited)",
+           413: "Request body over the operation's limit (64 KB; a .bib 1 MB)", 415: "Unsupported request body type",
+           429: "Past the client's rate limit (error code rate_limited)",
            503: "Search unavailable"}
 
 
@@ -227,6 +228,7 @@ class Operation:
     ``answer``: the component of a successful answer, or its content by media type (exports);
     ``status`` its code (a 3xx redirect answers no body, only its ``Location``). ``errors``: documented error statuses besides 400, 429 and 503, which
     every operation has. ``body``: the JSON request body, a pydantic model or a JSON Schema.
+    ``body_types``: the media types of the body, when it is not JSON (a text: ``{"text/plain": schema}``).
     ``secured``: needs the admin bearer token.
     """
 
@@ -238,6 +240,7 @@ class Operation:
     errors: tuple[int, ...] = ()
     body: type[BaseModel] | dict | None = None
     links: dict | None = None
+    body_types: dict | None = None
     secured: bool = False
 
     def describe(self) -> dict:
@@ -246,7 +249,9 @@ class Operation:
             out["security"] = [{"bearer": []}]
         if self.params:
             out["parameters"] = list(self.params)
-        if self.body is not None:
+        if self.body_types is not None:
+            out["requestBody"] = {"required": True, "content": self.body_types}
+        elif self.body is not None:
             schema = self.body if isinstance(self.body, dict) else _body_schema(self.body)
             out["requestBody"] = {"required": bool(schema.get("required")),  # an optional body when no key is required
                                   "content": {"application/json": {"schema": schema}}}

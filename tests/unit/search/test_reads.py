@@ -12,7 +12,7 @@ def test_the_protocol_lists_every_read_the_web_makes():
     assert {name for name in vars(SearchReads) if not name.startswith("_") and callable(vars(SearchReads)[name])} == {
         "search", "like_text", "export", "trends", "venue_years", "institutions", "feed", "paper", "papers_by_id",
         "similar", "suggest", "overview", "author", "conference", "ready", "venue_map", "map_matches", "person",
-        "people_named", "people", "followed_sources"}
+        "people_named", "people", "followed_sources", "venue_matches"}
 
 
 def test_paper_search_implements_it():
