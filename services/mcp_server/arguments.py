@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
 from services.web.render.openapi import (
     AUTHOR_NAME,
+    BIB_SCHEMA,
+    KEEP_PARAM,
     MODE_PARAM,
     PAPER_ID,
     PERSON_ID,
@@ -70,3 +72,6 @@ PaperArguments = arguments_model("PaperArguments", [PAPER_ID])
 VenueArguments = arguments_model("VenueArguments", VENUE_PATH)
 PersonArguments = arguments_model("PersonArguments", [PERSON_ID, *PERSON_PAGING])
 NameArguments = arguments_model("NameArguments", [AUTHOR_NAME])
+# The API takes the .bib as its body; a tool takes it as an argument, with the body's schema.
+BIBTEX_TEXT = {"name": "bibtex", "required": True, "schema": BIB_SCHEMA}
+UpgradeArguments = arguments_model("UpgradeArguments", [BIBTEX_TEXT, KEEP_PARAM])

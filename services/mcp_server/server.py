@@ -33,11 +33,20 @@ from services.search.engine.client import make_web_client, quiet_client_logs
 from services.search.reads import SearchReads
 from services.search.service import PaperSearch
 from services.settings import Settings, load_settings
+from services.web.render.bibtex_schemas import BibtexUpgrade
 from services.web.render.schemas import Paper
 from services.web.render.venue_schemas import Venue
 
 from . import briefs
-from .arguments import Arguments, NameArguments, PaperArguments, PersonArguments, SearchArguments, VenueArguments
+from .arguments import (
+    Arguments,
+    NameArguments,
+    PaperArguments,
+    PersonArguments,
+    SearchArguments,
+    UpgradeArguments,
+    VenueArguments,
+)
 from .site import Site
 from .tools import PaperTools
 
@@ -46,7 +55,8 @@ PATH = "/mcp"  # where the streamable HTTP transport answers, behind nginx's loc
 INSTRUCTIONS = (
     "Search AI conference papers (NeurIPS, ICML, ICLR, ACL, CVPR and more): search_papers takes the site's query "
     "language and filters; get_paper, similar_papers and venue_stats read one paper, papers like it and a "
-    "venue-year's figures; find_people and get_person tell the researchers of a name apart. Every paper and person "
+    "venue-year's figures; find_people and get_person tell the researchers of a name apart; upgrade_bibtex replaces "
+    "a .bib's preprint entries by their venue versions. Every paper and person "
     "carries its page on the site (url)."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=False)
@@ -93,8 +103,12 @@ TOOLS: tuple[ToolSpec, ...] = (
              "A researcher by person id (from find_people or a paper's author_ids) and a page of their papers, "
              "newest first; a retired id answers its successors (GET /api/v1/people/{person_id}).",
              PersonArguments, briefs.PersonBriefs, PaperTools.get_person),
-    # upgrade_bibtex (branch `bibtex`): one more ToolSpec here, its arguments a model with the .bib text and its
-    # answer the upgrade's report model, running the bibtex module's function on that text (no search read needed).
+    ToolSpec("upgrade_bibtex", "Upgrade a .bib to venue versions",
+             "Replace a .bib's preprint entries (arXiv, CoRR) by the venue entries of their papers, as POST "
+             "/api/v1/bibtex/upgrade does: each entry's outcome (upgraded, already a venue entry, ambiguous with "
+             "both papers offered, not found, unreadable and passed through), the venue paper, and the whole new "
+             "file; your citation keys kept, and the fields named in keep (note,url) kept from your entries.",
+             UpgradeArguments, BibtexUpgrade, PaperTools.upgrade_bibtex),
 )
 
 

@@ -33,9 +33,20 @@ from services.search.reads import SearchReads
 from services.search.records.model import Paper
 from services.search.records.people import is_person_id
 from services.web.render import answers
+from services.web.render.bib_reading import BibInputError
+from services.web.render.bibtex_schemas import upgrade_json
+from services.web.render.bibtex_upgrade import keep_fields, upgrade
 
 from . import briefs
-from .arguments import NameArguments, PaperArguments, PersonArguments, SearchArguments, VenueArguments, query_values
+from .arguments import (
+    NameArguments,
+    PaperArguments,
+    PersonArguments,
+    SearchArguments,
+    UpgradeArguments,
+    VenueArguments,
+    query_values,
+)
 from .site import Site
 
 Json = briefs.Json
@@ -49,12 +60,15 @@ class PaperTools:
         self.site = site
 
     @contextmanager
-    def _call(self) -> Iterator[None]:
-        """One tool call: the search budget, the site's context, the search layer's failures as tool errors."""
-        start_deadline(self.site.settings.search_budget)
+    def _call(self, budget: float | None = None) -> Iterator[None]:
+        """One tool call: the search budget (or ``budget``), the site's context, the search layer's failures and
+        bad input as tool errors."""
+        start_deadline(budget or self.site.settings.search_budget)
         try:
             with self.site.context():
                 yield
+        except BibInputError as exc:
+            raise ToolError(str(exc)) from exc  # what is wrong with the .bib, and where
         except InvalidRequest as exc:
             raise ToolError(str(exc)) from exc  # "parameter: why", as the API's 400 says it
         except SearchError as exc:
@@ -104,6 +118,11 @@ class PaperTools:
             if len(name) > MAX_AUTHOR_NAME:
                 raise InvalidRequest("name", f"at most {MAX_AUTHOR_NAME} characters")
             return briefs.people_briefs(name, self.reads.people_named(name))
+
+    def upgrade_bibtex(self, arguments: UpgradeArguments) -> Json:
+        """The API's upgrade of a .bib, with the API's batch budget (a 2,000-entry file's searches)."""
+        with self._call(self.site.settings.batch_budget):
+            return upgrade_json(upgrade(arguments.bibtex, self.reads, keep_fields(arguments.keep)))
 
     def _paper(self, paper_id: str) -> Paper:
         found = self.reads.paper(paper_id[:MAX_PAPER_ID])

@@ -37,6 +37,11 @@ async def _every_tool(client: Client) -> dict[str, object]:
     calls["get_paper"] = await client.call_tool("get_paper", {"paper_id": paper["id"]})
     calls["similar_papers"] = await client.call_tool("similar_papers", {"paper_id": paper["id"]})
     calls["venue_stats"] = await client.call_tool("venue_stats", {"slug": paper["conference"], "year": paper["year"]})
+    whole = calls["get_paper"].structured_content
+    first = whole["authors"][0]
+    preprint = (f"@article{{mine, title={{{whole['title']}}}, author={{{first['name'] if isinstance(first, dict) else first}}},"
+                f" journal={{arXiv preprint arXiv:2001.00001}}, year={{{whole['year'] - 1}}}}}")
+    calls["upgrade_bibtex"] = await client.call_tool("upgrade_bibtex", {"bibtex": preprint})
     calls["get_person"] = await client.call_tool("get_person", {"person_id": person, "page_size": 3})
     name = calls["get_person"].structured_content["person"]["name"]
     calls["find_people"] = await client.call_tool("find_people", {"name": name})
@@ -62,6 +67,9 @@ def _check(calls: dict, public_url: str) -> None:
     person = calls["get_person"].structured_content
     assert person["total"] > 0 and 0 < len(person["papers"]) <= 3
     assert person["id"] in [p["id"] for p in calls["find_people"].structured_content["people"]]
+    upgraded = calls["upgrade_bibtex"].structured_content
+    assert upgraded["counts"]["upgraded"] == 1 and upgraded["entries"][0]["paper"]["id"] == paper["id"]
+    assert upgraded["bibtex"].startswith("@") and "{mine," in upgraded["bibtex"] and "arXiv" not in upgraded["bibtex"]
     assert [r.is_error for r in calls["bad"]] == [True, True, True]
     assert "page: must be between 1" in calls["bad"][0].content[0].text
     assert "venue" in calls["bad"][1].content[0].text and "No paper with id" in calls["bad"][2].content[0].text

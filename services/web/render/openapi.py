@@ -29,6 +29,8 @@ from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from services.search.limits import (
     LIST_IDS_PATTERN,
     MAX_AUTHOR_NAME,
+    MAX_BIBTEX_BYTES,
+    MAX_BIBTEX_ENTRIES,
     MAX_FILTER_VALUES,
     MAX_LIST_PAPERS,
     MAX_PAGE_SIZE,
@@ -50,6 +52,8 @@ from services.search.query.request import ADDED_WINDOWS, DEFAULT_DAYS, MODES, SW
 from services.search.query.sorting import SORTS
 
 from . import admin_schemas, bibtex_schemas, people_schemas, schemas, source_schemas, venue_schemas
+from .bib_reading import BLOCK_START
+from .bibtex_upgrade import KEEP_PATTERN
 
 F = TypeVar("F", bound=Callable)
 # Every model the document names (components/schemas), in the order people read them.
@@ -128,6 +132,15 @@ PERSON_PAGING = [
 AUTHOR_NAME = {"name": "name", "in": "query", "required": True,
                "description": "An author's name, as written on papers (case, accents, middle initials and hyphens aside).",
                "schema": {"type": "string", "maxLength": MAX_AUTHOR_NAME}}
+# A .bib as the document describes it: a text holding at least one "@kind{" and no NUL character.
+BIB_SCHEMA = {"type": "string", "maxLength": MAX_BIBTEX_BYTES,
+              "pattern": rf"^[^\u0000]*{BLOCK_START.pattern}[^\u0000]*$",
+              "description": f"A .bib file (UTF-8, at most {MAX_BIBTEX_BYTES:,} bytes and {MAX_BIBTEX_ENTRIES:,} "
+                             "entries)."}
+KEEP_PARAM = {"name": "keep", "in": "query", "required": False,
+              "description": "Fields of your entries kept in their upgraded entries, comma-separated (note,url): "
+                             "yours replace the venue entry's.",
+              "schema": {"type": "string", "pattern": KEEP_PATTERN}}
 SOURCE_ID = {"name": "source_id", "in": "path", "required": True,
              "schema": {"type": "string", "pattern": f"^{SOURCE_ID_PATTERN}$"}, "description": "A followed source's id."}
 NEW_PARAMS = [

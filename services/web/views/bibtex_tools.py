@@ -23,31 +23,22 @@ from services.search.limits import MAX_BIBTEX_BODY, MAX_BIBTEX_BYTES, MAX_BIBTEX
 from .. import extensions
 from ..policy import Budget, Cost, policy
 from ..render import openapi as doc
-from ..render.bib_reading import BLOCK_START, BibInputError, decode_text
+from ..render.bib_reading import BibInputError, decode_text
 from ..render.bibtex_schemas import upgrade_json
-from ..render.bibtex_upgrade import KEEP_PATTERN, OUTCOME_LABELS, OUTCOMES, UpgradeReport, keep_fields, upgrade, venue_label
+from ..render.bibtex_upgrade import OUTCOME_LABELS, OUTCOMES, UpgradeReport, keep_fields, upgrade, venue_label
 
 bp = Blueprint("bibtex_tools", __name__)
 BIBTEX_TYPE = "text/x-bibtex"
 TEXT_TYPES = (BIBTEX_TYPE, "application/x-bibtex", "text/plain")
 DOWNLOAD_NAME = "upgraded.bib"
-# The body as the document describes it: a text holding at least one "@kind{" and no NUL character.
-BIB_SCHEMA = {"type": "string", "maxLength": MAX_BIBTEX_BYTES,
-              "pattern": rf"^[^\u0000]*{BLOCK_START.pattern}[^\u0000]*$",
-              "description": f"A .bib file (UTF-8, at most {MAX_BIBTEX_BYTES:,} bytes and {MAX_BIBTEX_ENTRIES:,} "
-                             "entries)."}
-KEEP_PARAM = {"name": "keep", "in": "query", "required": False,
-              "description": "Fields of your entries kept in their upgraded entries, comma-separated (note,url): "
-                             "yours replace the venue entry's.",
-              "schema": {"type": "string", "pattern": KEEP_PATTERN}}
 
 
 @bp.post("/api/v1/bibtex/upgrade")
 @policy(max_age=None, cors=True, cost=Cost.EXPORT, budget=Budget.BATCH)
 @doc.operation("upgradeBibtex", "Replace a .bib's preprint entries (arXiv, CoRR) by the venue entries of their papers",
                answer={"application/json": doc.json_of("BibtexUpgrade"), BIBTEX_TYPE: doc.TEXT},
-               params=[KEEP_PARAM, doc.format_param(("json", "bibtex"))],
-               body_types={t: {"schema": BIB_SCHEMA} for t in (BIBTEX_TYPE, "text/plain")}, errors=[413, 415])
+               params=[doc.KEEP_PARAM, doc.format_param(("json", "bibtex"))],
+               body_types={t: {"schema": doc.BIB_SCHEMA} for t in (BIBTEX_TYPE, "text/plain")}, errors=[413, 415])
 def api():
     request.max_content_length = MAX_BIBTEX_BODY
     options = keep_fields(request.args.get("keep"))

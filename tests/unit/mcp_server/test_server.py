@@ -17,7 +17,9 @@ from services.search.errors import SearchUnavailable
 from services.search.limits import BRIEF_ABSTRACT
 
 PUBLIC = "https://papers.example.org"  # fake_settings' PAPERLIST_PUBLIC_URL
-NAMES = ["search_papers", "get_paper", "similar_papers", "venue_stats", "find_people", "get_person"]
+NAMES = ["search_papers", "get_paper", "similar_papers", "venue_stats", "find_people", "get_person", "upgrade_bibtex"]
+PREPRINT = ("@article{velickovic2017graph, title={Graph {A}ttention {N}etworks}, author={Lovelace, Ada and Turing, Alan},"
+            " journal={arXiv preprint arXiv:1710.10903}, note={Mine}, year={2017}}")
 
 
 def _session(reads, work):
@@ -51,6 +53,7 @@ def test_the_tools_are_listed_with_the_schemas_of_their_models(fake_reads):
     ("venue_stats", {"slug": "ICLR", "year": 2018}),
     ("find_people", {"name": "Alan Turing"}),
     ("get_person", {"person_id": ADA, "page_size": 2}),
+    ("upgrade_bibtex", {"bibtex": PREPRINT, "keep": "note"}),
 ])
 def test_each_tool_answers_its_output_schema_as_structured_content_and_as_text(fake_reads, name, arguments):
     tool, result = _call(fake_reads, name, arguments)
@@ -117,6 +120,8 @@ def test_a_names_people_are_told_apart_compactly(fake_reads):
     ("get_person", {"person_id": "p000000000bad"}, "No person with the id 'p000000000bad'."),
     ("get_person", {"person_id": ADA, "page": 0}, "page: "),
     ("find_people", {"name": "x" * 500}, "name: at most"),
+    ("upgrade_bibtex", {"bibtex": "just some words"}, "This is not BibTeX: no entry such as"),
+    ("upgrade_bibtex", {"bibtex": PREPRINT, "keep": "no/te"}, "keep: "),
     ("no_such_tool", {}, "no_such_tool"),
 ])
 def test_a_bad_argument_is_a_tool_error_that_says_why(fake_reads, name, arguments, says):
@@ -135,3 +140,12 @@ def test_the_search_layer_down_is_a_tool_error_to_retry(fake_reads, monkeypatch)
     _, result = _call(fake_reads, "search_papers", {"q": "graph"})
     assert result.is_error and result.content[0].text.endswith(SearchUnavailable.message)
     assert "10.0.0.3" not in result.content[0].text  # Elasticsearch's own text stays in the log
+
+
+def test_a_preprint_is_upgraded_to_its_venue_entry_keeping_the_key_and_the_fields_asked_for(fake_reads):
+    _, result = _call(fake_reads, "upgrade_bibtex", {"bibtex": PREPRINT, "keep": "note"})
+    report = result.structured_content
+    assert report["counts"]["upgraded"] == 1 and report["entries"][0]["paper"]["id"] == "iclr-2018-p1"
+    assert report["entries"][0]["paper"]["url"] == f"{PUBLIC}/papers/iclr-2018-p1"
+    assert "@inproceedings{velickovic2017graph," in report["bibtex"] and "Mine" in report["bibtex"]
+    assert "arXiv" not in report["bibtex"]
