@@ -90,8 +90,9 @@ class Settings(BaseSettings):
     cache_stale_ttl: int = Field(24 * 3600, alias="PAPERLIST_CACHE_STALE_TTL", ge=0, le=30 * 24 * 3600)
     cache_timeout_ms: int = Field(100, alias="PAPERLIST_CACHE_TIMEOUT_MS", ge=5, le=5000)
     # Seconds after a write during which a miss is answered with the previous generation's answer while
-    # the new one is computed (services/web/cache/results.py); 0: never. At most the bump's mark (120 s).
-    cache_refresh_window: float = Field(30.0, alias="PAPERLIST_CACHE_REFRESH_WINDOW", ge=0, le=120)
+    # the new one is computed (services/web/cache/results.py); 0 (the default: no gain measured, see
+    # docs/capacity.md "A write under a crowd"): never. At most the bump's mark (120 s).
+    cache_refresh_window: float = Field(0.0, alias="PAPERLIST_CACHE_REFRESH_WINDOW", ge=0, le=120)
     web_workers: int = Field(2, alias="PAPERLIST_WEB_WORKERS", ge=1, le=64)
     web_threads: int = Field(8, alias="PAPERLIST_WEB_THREADS", ge=1, le=256)
     # Where gunicorn listens when not on host:port: `paperlist up` puts it on a unix

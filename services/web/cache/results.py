@@ -16,7 +16,7 @@ large, a POSTed text or .bib, or a health check).
 * **An earlier answer while the new one is made** (issue 52's cold cliff): a write bumps the
   generation and every cached request misses at once, so an ingest sent the crowd to Elasticsearch
   together. A miss whose stale copy was made in a generation that ended less than
-  ``PAPERLIST_CACHE_REFRESH_WINDOW`` seconds ago (30; 0: never) is answered with that copy, marked
+  ``PAPERLIST_CACHE_REFRESH_WINDOW`` seconds ago (0, the default: never) is answered with that copy, marked
   stale, and the request that holds the entry's single-flight lock computes the new answer after
   sending (at most :data:`REFRESHES_IN_FLIGHT` at a time per process; past that it leaves the entry
   to a later request). So an answer may lack the writes of the last window, never older ones, and
