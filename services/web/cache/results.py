@@ -13,6 +13,14 @@ large, a POSTed text or .bib, or a health check).
 * **Stale copy**: every answer is also kept under a generation-free key for a day; when
   Elasticsearch is down or too slow (:class:`SearchUnavailable`) that copy is served,
   marked stale, instead of a 503.
+* **Written after the answer**: a miss's entry (and its stale copy) is serialised and written once the
+  answer has been sent (:func:`~services.web.requestctx.after_sending`), so its client does not wait for the
+  serialising (0.15 ms for 20 hits) nor the round trip; the single-flight lock goes with that write.
+* **Redis down**: requests are served uncached (``bypass``).
+* **Fragments**: HTML the web renders from reads of one request alone (:meth:`CachedSearch.fragment`)
+  is kept the same way, so it changes with the generation like the reads it is made of.
+* **Incomplete answers** (results whose ``left_out`` names facets or a suggestion that ran out
+  of time) are served but never stored: the next request asks again.
 * **An earlier answer while the new one is made** (issue 52's cold cliff): a write bumps the
   generation and every cached request misses at once, so an ingest sent the crowd to Elasticsearch
   together. A miss whose stale copy was made in a generation that ended less than
@@ -173,7 +181,6 @@ class CachedSearch:
         if gen is None:  # Redis unavailable
             state.note(BYPASS)
             return _timed(name, call, args)
-        settle_ms = gen.settle_ms
         digest = digest_of(name, args)
         key = store.fresh_key(gen.number, digest)
         leader = False
@@ -222,9 +229,7 @@ class CachedSearch:
             if leader:
                 store.quietly(store.release, key)
         else:  # serialised and stored once the answer is sent (reads are not changed after they return)
-            requestctx.after_sending(
-                lambda: store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), settle_ms,
-                                      _reflected(gen)))
+            requestctx.after_sending(lambda: _keep(store, key, digest, codec.dumps(value), gen))
         state.note(outcome)
         return value
 
@@ -263,8 +268,7 @@ class CachedSearch:
                 if getattr(value, "left_out", ()):
                     store.quietly(store.release, key)
                 else:
-                    store.quietly(store.store, key, store.stale_key(digest), codec.dumps(value), gen.settle_ms,
-                                  _reflected(gen))
+                    _keep(store, key, digest, codec.dumps(value), gen)
             except Exception:
                 store.quietly(store.release, key)
                 raise
@@ -272,6 +276,11 @@ class CachedSearch:
                 self._refreshing.release()
 
         requestctx.after_sending(refresh)
+
+
+def _keep(store: ResultStore, key: str, digest: str, raw: bytes, gen: GenerationRead) -> None:
+    """An answer made in ``gen``: its entry (kept no longer than the settling window), its stale copy, its lock gone."""
+    store.quietly(store.store, key, store.stale_key(digest), raw, gen.settle_ms, _reflected(gen))
 
 
 def _reflected(gen: GenerationRead) -> int:
