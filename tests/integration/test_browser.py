@@ -468,10 +468,17 @@ def test_math_chips_and_the_slash_key(browser_context):
     assert page.errors == []
 
 
+def _open_trends(page) -> None:
+    """Unfold the results' trends: their charts are fetched then (views/trends.py), in place of the section's link."""
+    page.locator("details.trends > summary").click()
+    expect(page.locator("details.trends[data-trends-loaded] .trend-charts")).to_be_visible()
+    expect(page.locator("details.trends .trend-link")).to_have_count(0)
+
+
 def test_a_trends_bar_click_filters_the_results(browser_context):
     page = browser_context()
     page.goto("/search?q=learning")
-    page.locator("details.trends > summary").click()  # folded by default: results first
+    _open_trends(page)  # folded by default: results first
     bar = page.locator(".trends svg.chart a").filter(has=page.locator("rect")).first
     label = bar.locator("title").text_content()  # "NeurIPS 2024: 1,234 papers" (an SVG title is not rendered text)
     expected = int(re.search(r"([\d,]+) papers?$", label).group(1).replace(",", ""))
@@ -618,7 +625,7 @@ def test_chart_labels_are_whole_and_the_axes_true_to_time(browser_context, width
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = browser_context(width=width, height=height)
     page.goto("/search?q=learning")
-    page.locator("details.trends > summary").click()
+    _open_trends(page)
     bars = _check_chart(page, "svg#trend-conferences")
     # The heat map's topic names are whole (never cut, never "…") and end before its cells.
     labels = page.locator("#trend-topics a.heat-label")
@@ -765,7 +772,7 @@ def test_the_trends_chart_starts_at_its_first_substantial_year_and_uses_the_pane
     first = min(row["year"] for row in by_year if row["count"] >= 0.01 * peak)
     assert first > by_year[0]["year"]  # the sample has one 1987 "transformer" paper
     page.goto("/search?q=transformer")
-    page.locator("details.trends > summary").click()
+    _open_trends(page)
     chart = page.locator("#trend-conferences")
     labels = chart.evaluate("""svg => Array.from(svg.querySelectorAll('text:not(.tick)'), t => Array.from(t.childNodes)
         .filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join('').trim())""")
@@ -785,7 +792,7 @@ def test_the_trends_chart_starts_at_its_first_substantial_year_and_uses_the_pane
     _screenshot(page, f"trends-{width}")
     # After a drill-down to one year, its bar is a bar, not the width of the panel.
     page.goto(f"/search?q=transformer&year={by_year[-2]['year']}")
-    page.locator("details.trends > summary").click()
+    _open_trends(page)
     widths = {round(r.bounding_box()["width"]) for r in page.locator("#trend-conferences a rect").all()}
     assert widths and max(widths) <= 0.1 * page.locator("#trend-conferences").bounding_box()["width"] + 1
     _screenshot(page, f"trends-one-year-{width}")

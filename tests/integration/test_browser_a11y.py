@@ -141,18 +141,22 @@ def page_paths(es, sample_alias) -> dict[str, str]:
         "front-error": "/_front/errors/414",
         "sources": "/about/sources",
         "new": "/new",
+        "trends": "/search/trends?q=learning",
     }
 
 
 def _open_everything(page) -> None:
     """Folded parts open, so axe sees them: the filters (folded on a phone), the trends and the venue statistics."""
     page.evaluate("() => document.querySelectorAll('main details').forEach(d => { d.open = true; })")
+    # The results' trends are fetched when opened (views/trends.py): audited once they are in.
+    page.wait_for_function("() => !document.querySelector('details[data-trends]') || "
+                           "document.querySelector('details[data-trends][data-trends-loaded]')")
 
 
 PAGE_KINDS = ["front", "results", "results-filtered", "browse", "empty-results", "paper", "name", "person",
               "conferences", "conference", "venue-year", "scores", "institutions", "reading-list",
               "empty-reading-list", "topics", "topic", "similar", "bibtex", "api-docs", "not-found", "front-error", "sources",
-              "new"]
+              "new", "trends"]
 
 
 @pytest.mark.parametrize("kind", PAGE_KINDS)

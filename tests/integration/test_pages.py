@@ -337,13 +337,17 @@ def test_a_search_whose_facets_run_out_of_budget_still_answers_its_hits(web_sett
 
     page = hurried.get("/search?q=deep+learning", headers=fresh)
     assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"  # kept nowhere
-    assert page.headers["X-Left-Out"] == "facets, trends"  # said in a header too, as on the API
+    assert page.headers["X-Left-Out"] == "facets"  # said in a header too, as on the API
     html = page.get_data(as_text=True)
     assert _listed_total(html) == _api_total(client, q="deep learning") > 20
     assert html.count('class="paper-card"') == 20  # the hits, all of them
-    assert 'class="facet"' not in html and '<details class="trends"' not in html  # what ran out of time
+    assert 'class="facet"' not in html  # what ran out of time
     note = re.search(r'<p class="left-out" role="note">([^<]*)<a href="([^"]+)">Load them</a>', html)
-    assert note and "the filter counts and the trends" in note.group(1)
+    assert note and "took too long for the filter counts, so" in note.group(1)
+    # The trends are asked for when opened: out of time, they are refused (and the section keeps its link).
+    assert 'data-trends="/search/trends?q=deep+learning"' in html
+    trends = hurried.get("/search/trends?q=deep+learning&partial=1", headers=fresh)
+    assert trends.status_code == 503 and trends.headers["Cache-Control"] == "no-store"
     assert unescape(note.group(2)) == "/search?q=deep+learning"
     assert "The filter counts took too long" in html
 

@@ -333,17 +333,17 @@ def test_results_pages_are_kept_whole_until_the_data_changes(client, redis_clien
     assert client.get(path, headers=gz).headers["X-Cache"] == "miss"
 
 
-def test_every_page_of_a_search_shares_one_rendered_trends_section(client, monkeypatch):
-    """The trends (most of a results page's render) are kept as a fragment of the search, whatever its page."""
-    from services.web.views import pages
+def test_every_page_and_order_of_a_search_shares_one_rendered_trends_section(client, monkeypatch):
+    """The trends (fetched when a results page's section is opened) are kept as a fragment of the search,
+    whatever page or order asked."""
+    from services.web.render import trends as trends_render
 
     rendered = []
-    real = pages.trends_of
-    monkeypatch.setattr(pages, "trends_of", lambda req, total: rendered.append(req.page) or real(req, total))
-    params = {"q": "learning", "sort": "newest", "page_size": "17"}
-    first = client.get("/search", query_string=params, headers={"Cache-Control": "no-cache"})  # rendered, kept
-    second = client.get("/search", query_string={**params, "page": "2"})
-    assert first.status_code == second.status_code == 200 and rendered == [1]  # page 2 rendered none
-    section = r'<details class="trends".*?</details>\s*(?=(?:<h2 class="visually-hidden">Papers</h2>\s*)?<div class="paper-list">)'
-    trends = [re.search(section, r.get_data(as_text=True), re.S).group(0) for r in (first, second)]
+    real = trends_render.trends_view
+    monkeypatch.setattr(trends_render, "trends_view", lambda req, trends: rendered.append(req.page) or real(req, trends))
+    params = {"q": "learning", "sort": "newest", "page_size": "17", "partial": "1"}
+    first = client.get("/search/trends", query_string=params, headers={"Cache-Control": "no-cache"})  # rendered, kept
+    second = client.get("/search/trends", query_string={**params, "page": "2", "sort": "relevance"})
+    assert first.status_code == second.status_code == 200 and rendered == [1]  # the second rendered none
+    trends = [r.get_data(as_text=True) for r in (first, second)]
     assert trends[0] == trends[1] and '<svg class="chart"' in trends[0] and "page=" not in trends[0]

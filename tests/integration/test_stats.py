@@ -9,6 +9,7 @@ import json
 import random
 import re
 from collections import defaultdict
+from html import unescape
 
 import pytest
 
@@ -118,19 +119,20 @@ def test_stats_rejects_bad_parameters_as_search_does(client, params):
     assert resp.get_json()["error"]["code"] == "invalid_parameter"
 
 
-def _trends_section(html: str) -> str:
-    # The trends come before the cards' list and its (visually hidden) heading.
-    match = re.search(r'<details class="trends".*?</details>\s*(?=(<h2 class="visually-hidden">Papers</h2>\s*)?<div class="paper-list">)',
-                      html, re.S)
-    assert match, "no trends section"
-    return match.group(0)
+def _trends_section(client, html: str) -> str:
+    """The trends of a results page: its folded section links them, fetched as the section's body when opened."""
+    link = re.search(r'<details class="trends" data-fold-narrow data-trends="([^"]+)">', html)
+    assert link, "no trends section"
+    resp = client.get(unescape(link.group(1)) + "&partial=1")
+    assert resp.status_code == 200
+    return resp.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("path", ["/search?q=learning", "/conferences/iclr", "/topics/computer-vision",
                                   "/conferences/iclr/2018"])
 def test_results_pages_show_an_accessible_chart_with_table_and_csv(client, path):
     html = _get(client, path).get_data(as_text=True)
-    section = _trends_section(html)
+    section = _trends_section(client, html)
     [svg] = re.findall(r"<svg class=\"chart\"[^>]*>.*?</svg>", section, re.S)  # the bars; the topics a grid
     assert 'role="group"' in svg and 'aria-label="' in svg  # a group of links, not an image hiding them (issue 49)
     assert re.search(r"<title id=\"[^\"]+\">[^<]+</title>\s*<desc id=\"[^\"]+\">[^<]+</desc>", svg)
@@ -146,7 +148,7 @@ def test_results_pages_show_an_accessible_chart_with_table_and_csv(client, path)
 def test_a_chart_bar_or_cell_applies_its_filters(client):
     """Each bar (conference and year) and grid cell (topic and year) leads to a search finding its count."""
     html = _get(client, "/search", q="learning").get_data(as_text=True)
-    section = _trends_section(html)
+    section = _trends_section(client, html)
     bars = re.findall(r'<a href="(/search\?[^"]+)"><rect [^>]*><title>([^<]+): ([\d,]+) papers?</title>', section)
     cells = re.findall(r'<a class="heat-cell[^"]*" href="(/search\?[^"]+)" title="([^"]+): ([\d,]+) papers?"', section)
     bars = [b for b in bars if not b[1].startswith("Others ")]  # the grey rest links to its year alone

@@ -26,7 +26,6 @@ from services.search.records.paper_names import search_keys
 # What a search may leave out of its answer when it runs out of time (its hits never).
 LEFT_OUT_FACETS = "facets"            # the facet counts (and the year histogram)
 LEFT_OUT_SUGGESTIONS = "suggestions"  # a spelling correction or "did you mean"
-LEFT_OUT_TRENDS = "trends"            # a results page's charts (a read of their own: the web leaves them out)
 
 
 @dataclass(frozen=True)

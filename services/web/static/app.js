@@ -362,6 +362,30 @@ function foldOnNarrow(scope) {
   for (const block of (scope || document).querySelectorAll("details[data-fold-narrow]")) { block.open = false; }
 }
 
+/* A results page's trends are folded and fetched only when opened (views.trends): their charts and tables
+   replace the section's link; on an error the link stays, and opens them on a page of their own. Toggle
+   events do not bubble: one listener in the capture phase serves sections swapped in with new results. */
+function initTrends() {
+  document.addEventListener("toggle", (ev) => {
+    const section = ev.target;
+    if (!section.matches || !section.matches("details[data-trends]") || !section.open || !window.fetch) { return; }
+    if (section.hasAttribute("data-trends-loaded") || section.getAttribute("aria-busy") === "true") { return; }
+    const body = $("[data-trends-body]", section);
+    section.setAttribute("aria-busy", "true");
+    fetch(withParam(section.getAttribute("data-trends"), "partial", "1"), { headers: { "Accept": "text/html" } })
+      .then((resp) => {
+        if (!resp.ok) { throw new Error("HTTP " + resp.status); }
+        return resp.text();
+      })
+      .then((html) => {
+        body.innerHTML = html;
+        section.setAttribute("data-trends-loaded", "");
+      })
+      .catch(() => {})
+      .finally(() => section.removeAttribute("aria-busy"));
+  }, true);
+}
+
 /* The filter panel is open on wide screens and folded on narrow ones (results first).
    On a narrow screen it stays open while filters are chosen (each updates the results in
    place, its count on the panel's "Show N papers" button); that button folds it and shows
@@ -715,5 +739,6 @@ foldOnNarrow(document);
 initCopy();
 initSlashKey();
 initChartReadouts();
+initTrends();
 initMoreYears();
 document.addEventListener("paperlist:results", () => readingList.render());

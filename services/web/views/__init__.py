@@ -12,9 +12,9 @@ from __future__ import annotations
 from flask import Flask
 
 from . import (admin, api, bibtex_tools, feeds, front_errors, like_text, lists, maps, ops, pages, people, sources, stats,
-               venue_tools)
+               trends, venue_tools)
 
-BLUEPRINTS = (pages.bp, people.bp, lists.bp, venue_tools.bp, maps.bp, api.bp, stats.bp, like_text.bp, bibtex_tools.bp, feeds.bp,
+BLUEPRINTS = (pages.bp, trends.bp, people.bp, lists.bp, venue_tools.bp, maps.bp, api.bp, stats.bp, like_text.bp, bibtex_tools.bp, feeds.bp,
               sources.bp, admin.bp, ops.bp, front_errors.bp)
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, make_response, redirect, render_template, request, url_for
-from markupsafe import Markup
 
 from services.search.answers.authors import same_work
-from services.search.answers.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS, LEFT_OUT_TRENDS
+from services.search.answers.results import LEFT_OUT_FACETS, LEFT_OUT_SUGGESTIONS
 from services.search.answers.stats import VenueYear
 from services.search.catalogue import taxonomy, venues
 from services.search.errors import SearchUnavailable
@@ -34,30 +33,13 @@ API_EXAMPLES = {
 
 
 # What a results page says it left out when it ran out of time (services.search.answers.results.LEFT_OUT_*).
-LEFT_OUT_LABELS = {LEFT_OUT_FACETS: "the filter counts", LEFT_OUT_SUGGESTIONS: "spelling suggestions",
-                   LEFT_OUT_TRENDS: "the trends"}
+LEFT_OUT_LABELS = {LEFT_OUT_FACETS: "the filter counts", LEFT_OUT_SUGGESTIONS: "spelling suggestions"}
 
 
-def trends_of(req: SearchRequest, total: int) -> trends_render.TrendsView | None:
-    """The charts of a results page; none (and no request) for an empty result set."""
-    return trends_render.trends_view(req, extensions.reads().trends(req)) if total else None
-
-
-def trends_html(req: SearchRequest, total: int) -> tuple[Markup | None, tuple[str, ...]]:
-    """The trends section of a results page, or none when their aggregations run out of time (the
-    hits are what was asked for). Rendered once per search and generation, whatever the page or the
-    path (its links are /search's): a cached fragment (:meth:`CachedSearch.fragment`)."""
-    if not total:
-        return None, ()
-    whole = req.with_page(1)  # every page of a search has the same trends
-
-    def render(of: SearchRequest) -> str:
-        return render_template("_trends.html", trends=trends_of(of, total))
-
-    try:
-        return Markup(extensions.reads().fragment("trends", whole, render)), ()
-    except SearchUnavailable:
-        return None, (LEFT_OUT_TRENDS,)
+def trends_url(req: SearchRequest, total: int) -> str | None:
+    """Where a results page's folded trends come from when opened (views.trends), or None: no papers, no trends.
+    Of the search whatever its page, order or page size (every page has the same trends)."""
+    return url_with(url_for("trends.page"), req, page=None, sort=None, page_size=None) if total else None
 
 
 def shown_sort(req: SearchRequest) -> str:
@@ -102,9 +84,8 @@ def _render_results(template: str, req: SearchRequest, **context):
         last = min(results.pages, req.page)
         return redirect(url_with(request.path, req, page=last if last > 1 else None), code=302)
     req = results.request  # a correction's results are its request's: the page, its links and trends follow them
-    trends, trends_left_out = trends_html(req, results.total)
-    left_out = (*results.left_out, *trends_left_out)
-    context.update(results=results, req=req, trends_html=trends, sort_shown=shown_sort(req),
+    left_out = results.left_out
+    context.update(results=results, req=req, trends_url=trends_url(req, results.total), sort_shown=shown_sort(req),
                    narrowed=narrowed_to(req, context.get("venue")) if results.total else None,
                    on_map=on_map(req) if results.total and "venue" not in context else None,
                    left_out=[LEFT_OUT_LABELS[part] for part in left_out], facets_left_out=LEFT_OUT_FACETS in left_out)

@@ -52,12 +52,15 @@ def test_a_venue_year_without_review_scores_says_so_and_offers_no_rating_sort(fa
     assert "sort-note" not in _html(fake_client.get("/conferences/iclr/2018", query_string={"sort": "rating"}))
 
 
-def test_results_list_the_matches_with_facets_and_trends(fake_client, fake_reads):
-    html = _html(fake_client.get("/search", query_string={"q": "graph"}))
+def test_results_list_the_matches_with_facets_and_a_folded_link_to_their_trends(fake_client, fake_reads):
+    html = _html(fake_client.get("/search", query_string={"q": "graph", "page_size": "10", "sort": "newest"}))
     assert "Graph Attention Networks" in html and "Graph Neural Networks at Scale" in html
     assert "Deep Residual Learning" not in html
     assert "A Rejected Graph Paper" not in html  # hidden unless asked for
-    assert fake_reads.called("trends") == 1
+    # The trends are asked for only when opened: the section links them, of the search whatever its order or size.
+    assert fake_reads.called("trends") == 0
+    assert '<details class="trends" data-fold-narrow data-trends="/search/trends?q=graph">' in html
+    assert '<a href="/search/trends?q=graph" rel="nofollow">Open the trends of these 2 papers</a>' in html
     assert 'href="/search.atom?q=graph"' in html  # the feed of this search
 
 
@@ -78,9 +81,9 @@ def test_a_result_found_by_a_name_its_title_does_not_say_says_so(fake_reads):
     assert "Known as" not in _html(client.get("/search", query_string={"q": "agent"}))  # not a name of it
 
 
-def test_an_empty_result_set_asks_for_no_trends(fake_client, fake_reads):
-    _html(fake_client.get("/search", query_string={"q": "nothing-matches-this"}))
-    assert fake_reads.called("trends") == 0
+def test_an_empty_result_set_has_no_trends_section(fake_client, fake_reads):
+    html = _html(fake_client.get("/search", query_string={"q": "nothing-matches-this"}))
+    assert fake_reads.called("trends") == 0 and "data-trends" not in html
 
 
 def test_partial_results_are_json_fragments(fake_client):
