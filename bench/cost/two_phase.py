@@ -12,7 +12,15 @@ it today (facets sampled as the service samples a broad search's), and the same 
   the top W (scores in the window equal today's; the text is not run again); ``…_entry`` adds the title
   and name factors' filters to phase 1 so a named paper enters the window;
 - ``…_split``: the hits (total bounded, no aggregations) and the counts (size 0, filter context) as two
-  searches of one ``_msearch``: its cost is the sum of both ``took``.
+  searches of one ``_msearch``: its cost is the sum of both ``took``;
+- ``rescore_text<W>``: phase 1 only the required words (and the typed word's prefixes), the exact-word and
+  proximity boosts a rescore of the top W, then the factors and the prior; ``…_entry`` / ``…_all`` lift the
+  papers of the title and name factors' filters / of every factor's into the window (a constant that a
+  second rescore takes off again, so scores in the window equal today's);
+- ``words_only``, ``no_highlight`` and both with ``no_aggs``: what the ranking beyond the words, the
+  highlighting and the counts each cost (a floor, not rankings).
+
+docs/ranking.md ("One phase, measured against two") has the figures and why the search stays in one phase.
 
 Each is sent interleaved with today's, query by query in a shuffled order per round, with
 ``request_cache=false``; printed: ``took`` p50 and mean, their ratio to today's, the broad (>= 100k
@@ -80,27 +88,83 @@ def rescore_full(body: dict, window: int) -> dict:
     return out
 
 
-def rescore_mult(body: dict, window: int, entry: bool = False) -> dict:
+def factors_rescorer(factors: list[dict], prior: list[dict], window: int) -> dict:
+    """The known-item factors and the prior, multiplied onto the top ``window``'s scores."""
+    inner: dict = {"match_all": {}}
+    if factors:
+        inner = {"function_score": {"query": inner, "functions": factors, "score_mode": "multiply",
+                                    "boost_mode": "replace"}}
+    phase2 = {"function_score": {"query": inner, "functions": prior, "score_mode": "sum", "boost_mode": "multiply"}}
+    return {"window_size": window, "query": {"rescore_query": phase2, "query_weight": 1, "rescore_query_weight": 1,
+                                             "score_mode": "multiply"}}
+
+
+def lifted(factors: list[dict], lift: str) -> list[dict]:
+    """The factors' filters whose papers phase 1 lifts into the window: none, the title and name ones, or all."""
+    floor = {"": float("inf"), "named": NAMED_WEIGHT, "all": 0.0}[lift]
+    return [f["filter"] for f in factors if f["weight"] >= floor]
+
+
+def rescore_mult(body: dict, window: int, lift: str = "") -> dict:
     parts = ranking(body)
     if parts is None:
         return body
     text, factors, prior = parts
     out = copy.deepcopy(body)
     first = text
-    named = [f["filter"] for f in factors if f["weight"] >= NAMED_WEIGHT]
-    if entry and named:
+    named = lifted(factors, lift)
+    if named:
         first = {"bool": {"must": [text], "should": [
             {"constant_score": {"filter": {"bool": {"should": named}}, "boost": ENTRY_BOOST}}]}}
     out["query"]["bool"]["must"] = [first]
     out.pop("sort", None)
-    inner: dict = {"match_all": {}}
-    if factors:
-        inner = {"function_score": {"query": inner, "functions": factors, "score_mode": "multiply",
-                                    "boost_mode": "replace"}}
-    phase2 = {"function_score": {"query": inner, "functions": prior, "score_mode": "sum", "boost_mode": "multiply"}}
-    out["rescore"] = {"window_size": window, "query": {"rescore_query": phase2, "query_weight": 1,
-                                                      "rescore_query_weight": 1, "score_mode": "multiply"}}
+    out["rescore"] = factors_rescorer(factors, prior, window)
     return out
+
+
+def rescore_text(body: dict, window: int, lift: str = "") -> dict:
+    """Phase 1 the text query's required words and the typed word's prefixes (they lift titles the words alone
+    rank far down: "GeometrySticker" for ``geometry``); over the top ``window``: the exact-word and proximity
+    boosts added, then the factors and the prior multiplied (scores in the window equal today's). ``lift``: the
+    factors' filters (:func:`lifted`) lift their papers into the window by a constant a second rescore takes off."""
+    parts = ranking(body)
+    if parts is None or "bool" not in parts[0]:
+        return rescore_mult(body, window)
+    text, factors, prior = parts
+    words = text["bool"]
+    later = [c for c in words.get("should", []) if "prefix" not in json.dumps(c)]
+    kept = [c for c in words.get("should", []) if c not in later]
+    named = lifted(factors, lift)
+    entry = {"constant_score": {"filter": {"bool": {"should": named}}, "boost": ENTRY_BOOST}}
+    first = {k: v for k, v in words.items() if k != "should"}
+    if kept or named:
+        first["should"] = kept + ([entry] if named else [])
+    out = copy.deepcopy(body)
+    out["query"]["bool"]["must"] = [{"bool": first}]
+    out.pop("sort", None)
+    rescorers = []
+    if later:
+        rescorers.append({"window_size": window, "query": {"rescore_query": {"bool": {"should": later}},
+                                                           "query_weight": 1, "rescore_query_weight": 1}})
+    if named:
+        rescorers.append({"window_size": window, "query": {"rescore_query": entry, "query_weight": 1,
+                                                           "rescore_query_weight": -1}})
+    out["rescore"] = [*rescorers, factors_rescorer(factors, prior, window)]
+    return out
+
+
+def words_only(body: dict) -> dict:
+    """The floor of any ranking: the text query's required words alone (no boosts, factors or prior)."""
+    parts = ranking(body)
+    if parts is None or "bool" not in parts[0]:
+        return body
+    out = copy.deepcopy(body)
+    out["query"]["bool"]["must"] = [{"bool": {k: v for k, v in parts[0]["bool"].items() if k != "should"}}]
+    return out
+
+
+def no_highlight(body: dict) -> dict:
+    return {k: v for k, v in body.items() if k != "highlight"}
 
 
 def no_aggs(body: dict, bound: bool = False) -> dict:
@@ -122,9 +186,16 @@ VARIANTS: dict[str, Callable[[dict], dict | list[dict]]] = {
     "rescore_full500": lambda b: rescore_full(b, 500),
     "rescore_mult200": lambda b: rescore_mult(b, 200),
     "rescore_mult500": lambda b: rescore_mult(b, 500),
-    "rescore_mult500_entry": lambda b: rescore_mult(b, 500, entry=True),
+    "rescore_mult500_entry": lambda b: rescore_mult(b, 500, lift="named"),
     "rescore_mult500_hits_bounded": lambda b: no_aggs(rescore_mult(b, 500), bound=True),
     "rescore_mult500_split": lambda b: split(rescore_mult(b, 500)),
+    "words_only": words_only,
+    "no_highlight": no_highlight,
+    "words_only_no_aggs_no_highlight": lambda b: no_highlight(no_aggs(words_only(b))),
+    "rescore_text500": lambda b: rescore_text(b, 500),
+    "rescore_text500_entry": lambda b: rescore_text(b, 500, lift="named"),
+    "rescore_text500_all": lambda b: rescore_text(b, 500, lift="all"),
+    "rescore_text200_all": lambda b: rescore_text(b, 200, lift="all"),
 }
 
 
