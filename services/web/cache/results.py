@@ -149,8 +149,8 @@ class CachedSearch:
 
     # -- the web's own fragments ----------------------------------------------------------
     def fragment(self, name: str, req: SearchRequest, render: Callable[[SearchRequest], str]) -> str:
-        """HTML the web renders from reads of ``req`` alone (a results page's trends: 57% of its
-        render), kept like a read: the same generation key, single flight and stale copy."""
+        """HTML the web renders from reads of ``req`` alone (a search's trends, asked when a results page's section
+        is opened), kept like a read: the same generation key, single flight and stale copy."""
         return self._read(f"{FRAGMENT}{name}", str, render, req)
 
     # -- passed through ----------------------------------------------------------------

@@ -119,7 +119,7 @@ def attachment(resp: Response, filename: str) -> Response:
 
 
 def left_out(resp: Response, parts: tuple[str, ...]) -> Response:
-    """An answer without what ran out of time says so (``X-Left-Out: facets, trends``) and is kept
+    """An answer without what ran out of time says so (``X-Left-Out: facets, suggestions``) and is kept
     nowhere (Redis, browsers, the edge): the next visit has it all. Pages and the API alike."""
     if parts:
         resp.headers["X-Left-Out"] = ", ".join(parts)
