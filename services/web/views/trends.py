@@ -15,6 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, make_response, render_template, request, url_for
 from markupsafe import Markup
 
+from services.search.limits import DEFAULT_PAGE_SIZE
 from services.search.query.request import SearchRequest
 from services.search.query.sorting import DEFAULT_SORT
 
@@ -30,10 +31,10 @@ _NEW_WINDOW = ("days", "since")
 
 
 def trends_request() -> SearchRequest:
-    """The search whose trends are asked: the URL's, whatever its page or order (every page has the same trends,
-    kept once)."""
+    """The search whose trends are asked: the URL's, whatever its page, order or page size (every page has the
+    same trends, kept once)."""
     req = new_request() if any(key in request.args for key in _NEW_WINDOW) else page_request()
-    return req.with_page(1, sort=DEFAULT_SORT)
+    return req.with_page(1, sort=DEFAULT_SORT, page_size=DEFAULT_PAGE_SIZE)
 
 
 def rendered(req: SearchRequest) -> Markup:

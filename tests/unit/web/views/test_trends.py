@@ -6,6 +6,7 @@ import pytest
 from fake_reads import FakeReads, fake_app
 
 from services.search.errors import SearchUnavailable
+from services.search.limits import DEFAULT_PAGE_SIZE
 
 
 def _html(resp, status: int = 200) -> str:
@@ -27,10 +28,10 @@ def test_the_fragment_is_the_sections_body_alone(fake_client):
     assert html.lstrip().startswith('<div class="trend-charts">') and "<html" not in html and "<h1" not in html
 
 
-def test_every_page_and_order_of_a_search_has_its_trends(fake_client, fake_reads):
-    _html(fake_client.get("/search/trends", query_string={"q": "graph", "page": "3", "sort": "newest"}))
+def test_every_page_order_and_page_size_of_a_search_has_its_trends(fake_client, fake_reads):
+    _html(fake_client.get("/search/trends", query_string={"q": "graph", "page": "3", "sort": "newest", "page_size": "50"}))
     (req,) = [args[0] for name, args in fake_reads.calls if name == "trends"]
-    assert req.page == 1 and req.q == "graph" and req.sort == "relevance"
+    assert req.page == 1 and req.q == "graph" and req.sort == "relevance" and req.page_size == DEFAULT_PAGE_SIZE
 
 
 def test_a_search_that_matches_nothing_says_it_has_no_trends(fake_client):
