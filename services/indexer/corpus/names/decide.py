@@ -39,8 +39,6 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-import ahocorasick
-
 from services.indexer.paper.acronyms import definitions
 from services.search.records.paper_names import (
     NET_WORDS,
@@ -53,6 +51,7 @@ from services.search.records.paper_names import (
 )
 
 from .memo import NamesMemo
+from .spotting import automaton, keys_in
 from .titles import NETWORK, STOP, Scattered, forget, leading, title_words
 
 MAX_GAP = 3             # years between a paper and the first definition of its name that still tie them
@@ -132,7 +131,7 @@ class _Texts:
             found = self.memo.mentioned(self.entries, self.texts, patterns, automaton)
         else:
             scan = automaton(patterns)
-            found = ({key for _, key in scan.iter(text)} if scan else () for text in self.texts)
+            found = (keys_in(scan, text) if scan else () for text in self.texts)
         for i, (entry, keys_found) in enumerate(zip(self.entries, found)):
             for key in keys_found:
                 years[key].append(entry.year)
@@ -141,18 +140,6 @@ class _Texts:
         for ys in years.values():
             ys.sort()
         return years, who
-
-
-def automaton(patterns: dict[str, tuple[str, ...]]) -> ahocorasick.Automaton | None:
-    """An automaton finding every pattern, each answering its key (None: no pattern)."""
-    found = ahocorasick.Automaton()
-    for key, written in patterns.items():
-        for pattern in written:
-            found.add_word(pattern, key)
-    if not len(found):
-        return None
-    found.make_automaton()
-    return found
 
 
 def folded(entry: Entry) -> str:

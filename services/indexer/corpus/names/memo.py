@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from . import titles
+from .spotting import keys_in
 
 
 class Entry(Protocol):
@@ -89,12 +90,12 @@ class NamesMemo:
             known = self.found.get(entry.paper_id)
             if known is None:
                 whole = whole or automaton(patterns) or _NOTHING
-                got = {key for _, key in whole.iter(text)}
+                got = keys_in(whole, text)
             else:
                 got = {k for k in known if k in patterns and k not in fresh}
                 if fresh:
                     new = new or automaton(fresh) or _NOTHING
-                    got.update(key for _, key in new.iter(text))
+                    got.update(keys_in(new, text))
             self.found[entry.paper_id] = got
             yield got
         self.patterns = dict(patterns)
