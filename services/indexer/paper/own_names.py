@@ -4,7 +4,8 @@ A method's name is usually not in its title: the abstract coins it ("We present 
 a general, inductive framework", "a new algorithm named WGAN", "the new framework, called
 DEtection TRansformer or DETR", "Our model, the Vector Quantised-Variational AutoEncoder
 (VQ-VAE)", "The agent, which we refer to as Gato", "we propose the TuRBO algorithm", "we train
-GPT-3, an autoregressive language model").
+GPT-3, an autoregressive language model"), and so does its software ("the pix2pix software associated
+with this paper").
 :func:`own_names` finds them with a few patterns of how abstracts introduce a name, and keeps
 only spans that look like names (a coined word, or a Title Case phrase),
 so "we propose a new method for training GANs" names nothing. An acronym the abstract defines
@@ -44,6 +45,7 @@ def _vocab() -> dict[str, frozenset]:
     vocab: dict[str, frozenset] = {key: frozenset(w.lower() for w in words) for key, words in data.items()}
     vocab["head_nouns"] |= vocab["our_nouns"]  # "our model, ...", "the TuRBO model"
     vocab["phrase_words"] = frozenset(tuple(phrase.split()) for phrase in vocab["naming_phrases"])
+    vocab["self_words"] = frozenset(tuple(phrase.split()) for phrase in vocab["self_references"])
     # The words a trigger ends with, as split from the text ("model," after "our"; "as" of "refer to as").
     vocab["triggers"] = (vocab["naming_words"] | vocab["naming_verbs"] | vocab["introducing_verbs"]
                          | vocab["apposing_verbs"]
@@ -86,7 +88,23 @@ def coined_names(abstract: str) -> list[str]:
                 break
         rest_lowered = [w.strip(_WORD_PUNCT).lower() for w in rest]
         out += _apposed(rest, rest_lowered) if kind == APPOSED else _spans_after(rest, rest_lowered, 0, kind)
+    out += _software(words, lowered)
     return list(dict.fromkeys(out))
+
+
+def _software(words: list[str], lowered: list[str]) -> list[str]:
+    """Coined words the paper gives its own software: "the pix2pix software associated with this paper"."""
+    vocab = _vocab()
+    longest = max(map(len, vocab["self_words"]))
+    out = []
+    for i, word in enumerate(lowered[2:], start=2):
+        if word not in vocab["software_nouns"] or lowered[i - 2] not in ("the", "our"):
+            continue
+        after = tuple(w.strip(_WORD_PUNCT) for w in lowered[i + 1:i + 1 + longest])
+        name = words[i - 1].strip(_WORD_PUNCT)
+        if name_like(name) and name.lower() not in vocab["not_software_names"] and any(after[:len(p)] == p for p in vocab["self_words"]):
+            out.append(name)
+    return out
 
 
 NAMING, VERB, APPOSITION, APPOSED = "naming", "verb", "apposition", "apposed"

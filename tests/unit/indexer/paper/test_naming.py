@@ -39,6 +39,11 @@ from services.indexer.paper.own_names import coined_names, own_names
     ("We propose GraphSAGE based on sampling neighbours.", ["GraphSAGE"]),
     ("We propose Mutual Information Regularization based Defense against attacks.",
      ["Mutual Information Regularization"]),  # within a Title Case name: not a modifier
+    ("Since the release of the pix2pix software associated with this paper, users posted.", ["pix2pix"]),
+    ("Our CycleGAN code, accompanying this work, is public.", []),  # not "our <name> <software noun>"
+    ("The PyTorch code accompanying this paper is public.", []),  # a tool it is written with, not its name
+    ("The source code associated with this paper is public.", []),  # no coined word
+    ("We compare with the pix2pix software of Isola et al.", []),  # someone else's software
 ])
 def test_what_an_abstract_coins(abstract, names):
     assert coined_names(abstract) == names
