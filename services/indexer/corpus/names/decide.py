@@ -21,7 +21,11 @@ once and decides, from the corpus alone:
   "Attention: ..." is not a name anybody introduced in that year. A capitalised name that many
   texts write as a lowercase word is taken for an English word, unless its paper writes it so
   too: the 2021 "MAMBA: ..." did not introduce the Mamba of 2024, and, the guard's price, the JMLR
-  "Dropout: ..." of 2014 (new then by :func:`novel`) is not counted as introducing dropout.
+  "Dropout: ..." of 2014 (new then by :func:`novel`) is not counted as introducing dropout. Where the years
+  before hold too few papers to have shown the name, a coined word the paper claims (its own, or its title's
+  name) that no paper before wrote, and many after, was new anyway ("WGAN" and "pix2pix" of 2017). A long
+  form is also found spelled out ("Wasserstein GAN", as most define "WGAN", is what the title "Wasserstein
+  Generative Adversarial Networks" writes).
 * **mentions.** For each paper, how many later papers here mention a name it introduced (the most
   mentioned one): a citation count of the corpus's own, for ranking (:mod:`services.search.records.prominence`)
   and for the paper page where citations are unknown.
@@ -52,7 +56,7 @@ from services.search.records.paper_names import (
 
 from .memo import NamesMemo
 from .spotting import automaton, keys_in
-from .titles import NETWORK, STOP, Scattered, forget, leading, title_words
+from .titles import NETWORK, STOP, Scattered, forget, leading, singular, title_words
 
 MAX_GAP = 3             # years between a paper and the first definition of its name that still tie them
 NOVEL_FLOOR = 3         # a name is new in a year when at most this many earlier papers mention it; a coined
@@ -67,6 +71,9 @@ WITNESS_YEARS = 3       # a name's birth is told only where the corpus holds, in
 WITNESS_SHARE = 0.01    # least this share of its papers (the full corpus's years before 2006 hold too few:
                         # "RL" was not born in 1990), and where the papers of those years, at the rate the
 WITNESS_EXPECTED = 2    # papers after it mention the name, would have mentioned it at least this often
+CLAIMED_LATER = 10      # a coined word or a title's name that no paper before wrote, and this many after: new
+CLAIMED_KEY_CHARS = 4   # then, even where the papers before are too few to witness it ("WGAN", "pix2pix" of 2017),
+                        # when its key has this many characters (an "ACL" or "CLT" of three is too often another's)
 MAX_NAMES = 8           # names kept per paper (own first)
 MIN_LONG_WORDS = 2      # a long form of one word ("Transformer (TF)") ties nothing
 _ARTICLE = re.compile(r"^\s*the\s+(?=\S)", re.IGNORECASE)
@@ -120,11 +127,12 @@ class _Texts:
                  ) -> tuple[dict[str, list[int]], dict[str, set[int]]]:
         """For each key, the sorted years of the papers whose title or abstract holds it (once a paper);
         and, for the ``watched`` keys, which papers those are."""
-        patterns = {}
+        patterns: dict[str, tuple[str, ...]] = {}
         for key, parts in _phrases(keys):
             last = key[len("".join(parts[:-1])):]  # the last word as the key has it (singular)
-            patterns[key] = tuple(" " + " ".join([*parts[:-1], word]) + " "  # "... nets" writes "... networks"
-                                  for word in ((last, last + "s") if last != NETWORK else NET_WORDS))
+            patterns[key] = _written(parts, last)
+            for spelled in _SPELLED.get(key, ()):  # "wasserstein generative adversarial networks" too
+                patterns[key] += _written(spelled, singular(spelled[-1]))
         years: dict[str, list[int]] = defaultdict(list)
         who: dict[str, set[int]] = defaultdict(set)
         if self.memo:
@@ -142,6 +150,13 @@ class _Texts:
         return years, who
 
 
+def _written(parts: list[str], last: str) -> tuple[str, ...]:
+    """The ways a text writes a phrase of word keys whose last word, singular, is ``last``: singular or plural
+    ("... nets" writes "... networks")."""
+    return tuple(" " + " ".join([*parts[:-1], word]) + " "
+                 for word in ((last, last + "s") if last != NETWORK else NET_WORDS))
+
+
 def folded(entry: Entry) -> str:
     """A paper's title and abstract as the names are looked for in them: folded, word characters only."""
     return f" {' '.join(_NOT_WORD.sub('', _fold_text(f'{entry.title} {entry.abstract}')).split())} "
@@ -156,6 +171,7 @@ def _fold_text(text: str) -> str:
 
 
 _PHRASE_CACHE: dict[str, list[str]] = {}
+_SPELLED: dict[str, list[list[str]]] = {}  # a long form's key: its words with a short name in them spelled out
 
 
 def _phrases(keys: Iterable[str]) -> Iterable[tuple[str, list[str]]]:
@@ -197,6 +213,7 @@ def corpus_names(entries: Sequence[Entry], memo: NamesMemo | None = None) -> lis
 
 def _corpus_names(entries: Sequence[Entry], memo: NamesMemo | None) -> list[Named]:
     _PHRASE_CACHE.clear()
+    _SPELLED.clear()
     bearers: dict[str, list[int]] = defaultdict(list)
     for i, entry in enumerate(entries):
         for name in entry.own:
@@ -205,6 +222,7 @@ def _corpus_names(entries: Sequence[Entry], memo: NamesMemo | None) -> list[Name
                 bearers[key].append(i)
     ties, long_of = _ties(entries, bearers, memo)
     longs = {short: _remember(long) for short, long in long_of.items()}
+    _spell_out(long_of, longs)
     mentioned, writing = _Texts(entries, memo).mentions(
         {*bearers, *longs.values(), *(name_key(n) for names in ties.values() for n, _ in names)},
         watched={longs[key] for key in {*bearers, *(name_key(short) for names in ties.values() for _, short in names)}
@@ -235,14 +253,16 @@ def _corpus_names(entries: Sequence[Entry], memo: NamesMemo | None) -> list[Name
             continue  # several papers bore it first: nobody's to introduce
         seen = mentioned.get(key, [])
         earlier, later = bisect_left(seen, first), len(seen) - bisect_right(seen, first)
-        if not years.witness(first, later):
-            continue  # too early, or too rarely mentioned since, to tell
         shown = {i: next((n for n in out[i].names if name_key(n) == key), None) for i in firsts}
+        claimed = any(n and (name_like(n) or name_key(title_name(entries[i].title)) == key) for i, n in shown.items())
+        if not (years.witness(first, later)
+                or (claimed and len(key) >= CLAIMED_KEY_CHARS and not earlier and later >= CLAIMED_LATER
+                    and years.witness(first))):
+            continue  # too early, or too rarely mentioned since, to tell
         if key in english and not any(n and n.islower() for n in shown.values()):
             continue  # a capitalised English word ("MAMBA" of 2021; also, its price, "Dropout" of 2014)
         if all(n is None or _term(n) for n in shown.values()):
             continue  # written in lowercase by most who define it: a field's term ("paraphrase generation")
-        claimed = any(n and (name_like(n) or name_key(title_name(entries[i].title)) == key) for i, n in shown.items())
         if earlier > NOVEL_FLOOR and not (
                 claimed
                 and novel(earlier, later, years.before(first), years.after(first))
@@ -252,11 +272,33 @@ def _corpus_names(entries: Sequence[Entry], memo: NamesMemo | None) -> list[Name
             # a coined word, or a title's own name, mentioned a little before its venue's year may be
             # new ("BERT", on arXiv; "Dropout: A Simple Way ...", JMLR 2014 after its 2012 preprint).
             continue
+        # Its introducers write the long form most define it by, with a short name in it spelled out:
+        spelled = key in longs and longs[key] in _SPELLED and not _term(long_of[key])
         for i, name in shown.items():
             if name:
                 out[i].introduced.append(name)
                 out[i].mentions = max(out[i].mentions or 0, later)
+                if spelled and all(name_key(n) != longs[key] for n in out[i].names):
+                    # "Wasserstein GAN", what the field calls what "Wasserstein Generative Adversarial Networks" named
+                    out[i].names = names_in_order(out[i].names + [long_of[key]])[:MAX_NAMES]
     return out
+
+
+def _spell_out(long_of: dict[str, str], longs: dict[str, str]) -> None:
+    """A long form that holds another defined short name is also written with that name spelled out:
+    "Wasserstein GAN", what most abstracts say "WGAN" stands for, is what the title "Wasserstein Generative
+    Adversarial Networks" writes. The short name must look like one ("GAN", "GANs": a coined word), and its own
+    long form be a phrase; one short name spelled out at a time."""
+    for short_key, long in long_of.items():
+        long_key = longs[short_key]
+        parts = _PHRASE_CACHE.get(long_key)
+        words = long.split()
+        if not parts or len(words) != len(parts):
+            continue
+        for n, word in enumerate(words):
+            inner = longs.get(name_key(word)) if name_like(word) else None
+            if inner and inner != long_key and inner in _PHRASE_CACHE:
+                _SPELLED.setdefault(long_key, []).append([*parts[:n], *_PHRASE_CACHE[inner], *parts[n + 1:]])
 
 
 def _term(name: str) -> bool:

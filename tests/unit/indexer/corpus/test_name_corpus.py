@@ -56,6 +56,21 @@ def test_a_title_that_says_nets_is_what_networks_stands_for():
     assert got.mentions == 30
 
 
+def test_a_short_name_inside_a_long_form_is_also_written_spelled_out():
+    """"WGAN" stands for "Wasserstein GAN" in most abstracts; the title that introduced it spells the GAN out."""
+    papers = [e for e in field() if e.paper_id != "p100"]
+    papers.append(entry(400, 2017, "Wasserstein Generative Adversarial Networks",
+                        "We introduce a new algorithm named WGAN, an alternative to traditional GAN training."))
+    papers.append(entry(401, 2014, "Generative Adversarial Nets", "We propose a new framework for generative models."))
+    # (so that the 2017 title is not the first to hold "generative adversarial networks")
+    papers += [entry(500 + i, 2018 + i % 5, f"Critic Follow-up {i}",
+                     "Generative adversarial networks (GANs) are unstable; the Wasserstein GAN (WGAN) helps.")
+               for i in range(30)]
+    by_id = named(papers)
+    assert by_id["p400"].names[0] == "WGAN" and by_id["p400"].introduced == ["WGAN"] and by_id["p400"].mentions == 30
+    assert "Wasserstein GAN" in by_id["p400"].names  # the name the field gives it, for "wasserstein gan arjovsky"
+
+
 def test_a_title_that_starts_with_the_leads_with_what_others_define():
     """"The Lottery Ticket Hypothesis" is what "lottery ticket hypothesis (LTH)" stands for."""
     papers = [e for e in field() if e.paper_id != "p100"]
@@ -89,6 +104,19 @@ def test_a_long_form_written_before_names_no_paper():
 def test_a_corpus_too_thin_before_a_year_cannot_tell_a_name_was_new():
     papers = [e for e in field() if e.year >= 2017]  # nothing before 2017: no witness
     assert named(papers)["p100"].names == [] and named(papers)["p101"].introduced == []
+
+
+def test_a_coined_name_nobody_wrote_before_is_new_though_the_years_before_are_few():
+    """Ten times more papers after 2017 than before: 31 mentions since would not have shown before even if the name
+    had existed, yet a coined word of four characters or more that no paper before wrote was new (WGAN of 2017);
+    a three-letter one is too often another's acronym ("ACL" of a 2007 robot's ligament) to tell."""
+    papers = field()
+    papers.append(entry(400, 2017, "QRS: Quick Robot Surgery", "We present a robot."))
+    papers += [entry(600 + i, 2018 + i % 5, f"Unrelated Later Work {i}") for i in range(1000)]
+    papers += [entry(2000 + i, 2018 + i % 5, f"Surgery Follow-up {i}", "We extend QRS to knees.") for i in range(30)]
+    by_id = named(papers)
+    assert by_id["p101"].introduced == ["GraphSAGE"] and by_id["p101"].mentions == 31
+    assert by_id["p400"].names == ["QRS"] and by_id["p400"].introduced == []
 
 
 def test_novelty_is_a_rate_not_a_count():
