@@ -98,11 +98,12 @@ def _software(words: list[str], lowered: list[str]) -> list[str]:
     longest = max(map(len, vocab["self_words"]))
     out = []
     for i, word in enumerate(lowered[2:], start=2):
-        if word not in vocab["software_nouns"] or lowered[i - 2] not in ("the", "our"):
+        if word not in vocab["software_nouns"] or lowered[i - 2] not in vocab["software_determiners"]:
             continue
         after = tuple(w.strip(_WORD_PUNCT) for w in lowered[i + 1:i + 1 + longest])
         name = words[i - 1].strip(_WORD_PUNCT)
-        if name_like(name) and name.lower() not in vocab["not_software_names"] and any(after[:len(p)] == p for p in vocab["self_words"]):
+        if (name_like(name) and name.lower() not in vocab["not_software_names"]
+                and any(after[:len(p)] == p for p in vocab["self_words"])):
             out.append(name)
     return out
 
